@@ -1,0 +1,1 @@
+"""Benchmarks: rates measured against a baseline taken in the same run."""

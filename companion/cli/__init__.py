@@ -1,0 +1,1 @@
+"""The ``atelier`` command line: argument parsing and thin commands over the packages."""

@@ -1,0 +1,50 @@
+"""``atelier bench rules``: how fast the rules engines score, as a table and as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from companion.bench.rules import run_rules_bench
+
+HELP = """\
+Measure the rules engines. Each row is a rate and its ratio to a baseline measured in the same
+run (reading every edge of the same canvases once), so numbers compare across machines.
+
+example:
+  atelier bench rules --seconds 2
+"""
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "bench",
+        help="run the benchmarks",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("suite", choices=("rules",), help="which benchmark to run")
+    parser.add_argument(
+        "--seconds", type=float, default=1.0, help="time per measurement (default 1.0)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed for the sample positions")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0.05 <= args.seconds <= 600:
+        from companion.errors import AtelierError
+
+        raise AtelierError("--seconds: must be between 0.05 and 600")
+    results = run_rules_bench(seconds=args.seconds, seed=args.seed)
+    print(f"{'benchmark':<28} {'per second':>14} {'x baseline':>11}", file=sys.stderr)
+    for row in results["rows"]:
+        print(
+            f"{row['name']:<28} {row['per_second']:>14,.0f} {row['ratio_to_baseline']:>11.2f}",
+            file=sys.stderr,
+        )
+    json.dump(results, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0

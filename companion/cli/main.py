@@ -1,0 +1,67 @@
+"""Entry point: builds the parser, runs one command, and turns errors into exit statuses.
+
+Exit status: 0 success, 2 a user's mistake (one line on standard error), 1 an internal failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+
+from companion import __version__
+from companion.cli import bench, score
+from companion.errors import AtelierError
+
+EXAMPLES = """\
+examples:
+  atelier score position.json            score a position file, JSON on stdout
+  atelier score --explain position.json  also print the breakdown for people (stderr)
+  cat position.json | atelier score -    read the position from standard input
+  atelier bench rules                    measure the rules engines
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="atelier",
+        description="Atelier: a table companion for colour and painting board games.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"atelier {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    score.register(commands)
+    bench.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.run(args)
+        sys.stdout.flush()
+    except AtelierError as exc:
+        print(f"atelier: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("atelier: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``atelier score f | head``): not an error worth a traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except Exception as exc:
+        if os.environ.get("ATELIER_DEBUG"):
+            traceback.print_exc()
+        print(
+            f"atelier: internal error: {type(exc).__name__}: {exc} "
+            "(set ATELIER_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
+        return 1
+    return status

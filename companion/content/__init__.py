@@ -1,0 +1,1 @@
+"""Game content (tiles, cards, boards) as data files, and the loaders that validate them."""

@@ -1,0 +1,40 @@
+"""The games the command line knows, by the name a position file gives in ``"game"``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from companion.fields import Field
+
+
+@dataclass(frozen=True)
+class Report:
+    """A scored position: the JSON for programs and the same breakdown in words for people."""
+
+    data: dict[str, Any]
+    text: str
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    name: str
+    title: str
+    # Scores one position document; the optional path is a user's content file for the game.
+    evaluate: Callable[[Field, Path | None], Report]
+
+
+# Each name is a package under companion.games with an ``entry`` module defining ``ENTRY``.
+GAME_PACKAGES = ("colorfield",)
+
+
+def games() -> Mapping[str, GameEntry]:
+    """Every game by name. Imported here, not at module load, to keep the import graph acyclic."""
+    entries: list[GameEntry] = [
+        import_module(f"companion.games.{package}.entry").ENTRY for package in GAME_PACKAGES
+    ]
+    return MappingProxyType({entry.name: entry for entry in entries})
