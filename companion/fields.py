@@ -69,6 +69,10 @@ class Field:
                 raise FieldError(self._child_path(key), "missing")
         return {key: Field(val, self._child_path(key)) for key, val in self.value.items()}
 
+    def child(self, key: str) -> Field:
+        """A member of an object already checked by ``members``."""
+        return Field(self.value[key], self._child_path(key))
+
     def items(self) -> Iterator[tuple[str, Field]]:
         """The members of an object whose keys are free (a mapping of names to values)."""
         if not isinstance(self.value, dict):

@@ -54,6 +54,11 @@ def _unique(entries: list[tuple[Field, str, Any]], what: str) -> Mapping[str, An
     return MappingProxyType(table)
 
 
+def _parse_tile(field: Field) -> tuple[Field, str, Tile]:
+    tile = parse_catalogue_tile(field)
+    return field.child("id"), tile.id or "", tile
+
+
 def _parse_canvas(field: Field) -> tuple[Field, str, CanvasBoard]:
     members = field.members(required=("id", "top", "bottom", "left", "right"))
     board_id = members["id"].string()
@@ -84,14 +89,7 @@ def parse_content(document: Any, fallback: ColorFieldContent | None = None) -> C
         raise members["format"].error(f"unsupported format (this version reads {FORMAT})")
     if members["game"].string() != "colorfield":
         raise members["game"].error("this is not a Color Field catalogue")
-    tiles = _unique(
-        [
-            (f, t.id or "", t)
-            for f in members["tiles"].array(min_len=1)
-            for t in [parse_catalogue_tile(f)]
-        ],
-        "tile",
-    )
+    tiles = _unique([_parse_tile(f) for f in members["tiles"].array(min_len=1)], "tile")
     if "canvases" in members:
         canvases = _unique(
             [_parse_canvas(f) for f in members["canvases"].array(min_len=1)], "canvas"

@@ -22,8 +22,12 @@ def parse_colour(field: Field) -> Colour:
 
 
 def parse_edge(field: Field) -> Edge:
+    """``[colour, multiplier]``; errors name the edge itself, as in ``spaces[3].edges[1]``."""
     colour, multiplier = field.array(length=2)
-    return Edge(parse_colour(colour), multiplier.integer(1, 3))
+    return Edge(
+        parse_colour(Field(colour.value, field.path)),
+        Field(multiplier.value, field.path).integer(1, 3),
+    )
 
 
 def parse_edges(field: Field) -> tuple[Edge, Edge, Edge, Edge]:

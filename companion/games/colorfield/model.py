@@ -166,6 +166,11 @@ ALL_SEGMENTS = tuple(
     SegmentRef(name, index) for name, count in SEGMENT_COUNTS.items() for index in range(count)
 )
 
+# What lies beyond each side of each space, computed once: scoring asks this for every side.
+NEIGHBOURS: tuple[tuple[int | SegmentRef, ...], ...] = tuple(
+    tuple(neighbour(space, side) for side in Side) for space in SPACES
+)
+
 
 @dataclass(frozen=True)
 class Canvas:

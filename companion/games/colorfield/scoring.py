@@ -10,15 +10,16 @@ from typing import Any
 
 from companion.games.colorfield.model import (
     ALL_SEGMENTS,
+    NEIGHBOURS,
     SPACES,
     Canvas,
     Colour,
     SegmentRef,
     Side,
-    neighbour,
 )
 
 PATCH_MINIMUM = 3
+SIDES = tuple(Side)  # iterating the enum class itself is slow on the scoring path
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def score_side(canvas: Canvas, space: int, side: Side) -> SideScore:
     if placed is None:
         raise ValueError(f"space {space} is empty")
     edge = placed.edge(side)
-    beyond = neighbour(space, side)
+    beyond = NEIGHBOURS[space - 1][side]
     if isinstance(beyond, SegmentRef):
         facing: tuple[Colour, ...] = canvas.segment_colours(beyond)
         against = str(beyond)
@@ -148,65 +149,72 @@ def score_tile(canvas: Canvas, space: int) -> TileScore:
     placed = canvas.at(space)
     if placed is None:
         raise ValueError(f"space {space} is empty")
-    n, e, s, w = (score_side(canvas, space, side) for side in Side)
+    n, e, s, w = (score_side(canvas, space, side) for side in SIDES)
     return TileScore(space, placed.tile.label(), placed.rotation, (n, e, s, w))
 
 
-def _find(parent: dict[object, object], node: object) -> object:
+def _find(parent: list[int], node: int) -> int:
     while parent[node] != node:
         parent[node] = parent[parent[node]]
         node = parent[node]
     return node
 
 
-def patches(canvas: Canvas, colour: Colour) -> list[Patch]:
-    """Every patch of ``colour``: connected components of its graph that have at least one arc."""
-    parent: dict[object, object] = {}
-    touched: set[object] = set()
+# Graph nodes: spaces 1..6 as 0..5, then the ten segments in ALL_SEGMENTS order as 6..15.
+_SEGMENT_NODE = {ref: 6 + i for i, ref in enumerate(ALL_SEGMENTS)}
 
-    def join(a: object, b: object) -> None:
-        parent.setdefault(a, a)
-        parent.setdefault(b, b)
-        touched.update((a, b))
-        ra, rb = _find(parent, a), _find(parent, b)
-        if ra != rb:
-            parent[ra] = rb
 
+def _arcs(canvas: Canvas) -> dict[Colour, list[tuple[int, int]]]:
+    """Every arc of every colour's graph, each found once, keyed by colour."""
+    arcs: dict[Colour, list[tuple[int, int]]] = {}
     for space in SPACES:
         placed = canvas.at(space)
         if placed is None:
             continue
-        # Each arc is found from its east/south end, or at the border, exactly once.
-        for side in Side:
-            if placed.edge(side).colour is not colour:
-                continue
-            beyond = neighbour(space, side)
+        node = space - 1
+        for side, beyond in zip(SIDES, NEIGHBOURS[node], strict=True):
+            colour = placed.edge(side).colour
             if isinstance(beyond, SegmentRef):
                 if colour in canvas.segment_colours(beyond):
-                    join(space, beyond)
-            elif side in (Side.E, Side.S):
+                    arcs.setdefault(colour, []).append((node, _SEGMENT_NODE[beyond]))
+            elif side is Side.E or side is Side.S:
+                # A tile-tile arc is taken once, from its west or north end.
                 other = canvas.at(beyond)
                 if other is not None and other.edge(side.opposite).colour is colour:
-                    join(space, beyond)
+                    arcs.setdefault(colour, []).append((node, beyond - 1))
+    return arcs
 
-    components: dict[object, list[object]] = {}
-    for node in touched:
+
+def _components(colour: Colour, arcs: list[tuple[int, int]]) -> list[Patch]:
+    parent = list(range(6 + len(ALL_SEGMENTS)))
+    for a, b in arcs:
+        parent[_find(parent, a)] = _find(parent, b)
+    components: dict[int, list[int]] = {}
+    for node in sorted({n for arc in arcs for n in arc}):
         components.setdefault(_find(parent, node), []).append(node)
-    result = []
-    for members in components.values():
-        spaces = tuple(sorted(m for m in members if isinstance(m, int)))
-        segments = tuple(s for s in ALL_SEGMENTS if s in members)
-        result.append(Patch(colour, spaces, segments))
-    # Sets iterate in hash order; sort so ties resolve the same way in every process.
-    result.sort(key=lambda p: (-p.size, p.spaces, [ALL_SEGMENTS.index(s) for s in p.segments]))
-    return result
+    return [
+        Patch(
+            colour,
+            tuple(n + 1 for n in members if n < 6),
+            tuple(ALL_SEGMENTS[n - 6] for n in members if n >= 6),
+        )
+        for members in components.values()
+    ]
+
+
+def patches(canvas: Canvas, colour: Colour) -> list[Patch]:
+    """Every patch of ``colour`` (connected components with at least one arc), largest first."""
+    found = _components(colour, _arcs(canvas).get(colour, []))
+    return sorted(found, key=lambda p: -p.size)
 
 
 def largest_patch(canvas: Canvas) -> Patch:
-    """The largest patch over all colours; ties go to the first colour in catalogue order."""
+    """The largest patch over all colours; ties go to the first colour in catalogue order,
+    then to the component holding the lowest-numbered member."""
     best = Patch(None, (), ())
+    arcs = _arcs(canvas)
     for colour in Colour:
-        for patch in patches(canvas, colour):
+        for patch in _components(colour, arcs.get(colour, [])):
             if patch.size > best.size:
                 best = patch
     return best
