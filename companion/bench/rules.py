@@ -1,24 +1,33 @@
-"""The rules benchmark: canvases scored per second, against a read-every-edge baseline."""
+"""The rules benchmark: positions scored (and advice given) per second, for every game.
+
+Each row's cost is given in units of a baseline measured in the same run (reading every edge of
+the sample canvases once), so a row can be compared across machines and across versions.
+"""
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from companion.bench.timing import Rate, measure
-from companion.content.colorfield import default_content
+from companion.content import colorfield as colorfield_content
+from companion.content import paintings as paintings_content
 from companion.fields import Field
 from companion.games.colorfield.model import Canvas, PlacedTile
 from companion.games.colorfield.position import canvas_to_json, parse_canvas
 from companion.games.colorfield.scoring import score_canvas
+from companion.games.paintings.advisor import advise, ribbons_won
+from companion.games.paintings.model import Painting
+from companion.games.paintings.scoring import score_player
 
 SAMPLE_SIZE = 500
 
 
 def random_canvases(seed: int, count: int) -> list[Canvas]:
     """Full canvases of catalogue tiles at random rotations on random catalogue boards."""
-    content = default_content()
+    content = colorfield_content.default_content()
     rng = random.Random(seed)
     tiles = list(content.tiles.values())
     boards = list(content.canvases.values())
@@ -40,31 +49,64 @@ def _read_every_edge(canvas: Canvas) -> int:
     return total
 
 
-def run_rules_bench(seconds: float, seed: int) -> dict[str, Any]:
+def _colorfield_rows(seed: int, seconds: float) -> tuple[Rate, list[Rate]]:
     canvases = random_canvases(seed, SAMPLE_SIZE)
-    content = default_content()
+    content = colorfield_content.default_content()
     documents = [json.dumps(canvas_to_json(c)) for c in canvases]
 
     def parse_and_score(text: str) -> object:
         return score_canvas(parse_canvas(Field(json.loads(text)), content)).to_json()
 
     baseline = measure("baseline: read every edge", _read_every_edge, canvases, seconds)
-    rates: list[Rate] = [
-        baseline,
+    return baseline, [
         measure("colorfield: score canvas", score_canvas, canvases, seconds),
         measure("colorfield: parse+score+json", parse_and_score, documents, seconds),
     ]
+
+
+def _paintings_rows(seed: int, seconds: float) -> list[Rate]:
+    content = paintings_content.default_content()
+    rng = random.Random(seed)
+    deck = list(content.deck())
+    goals = list(content.scoring_cards.values())
+    players = []
+    for _ in range(SAMPLE_SIZE // 5):
+        cards = tuple(rng.sample(goals, 4))
+        drawn = rng.sample(deck, 14)
+        paintings = [Painting((drawn[i], drawn[i + 1], drawn[i + 2])) for i in (0, 3, 6)]
+        players.append((cards, paintings, drawn[9:14]))
+
+    def score(player: tuple[Any, ...]) -> object:
+        return score_player(player[1], player[0])
+
+    def advice(player: tuple[Any, ...]) -> object:
+        cards, paintings, hand = player
+        return advise(hand, cards, ribbons_won(paintings[:2], cards))
+
+    return [
+        measure("paintings: score 3 paintings", score, players, seconds),
+        measure("paintings: advise a 5-card hand", advice, players, seconds),
+    ]
+
+
+SUITES: tuple[Callable[[int, float], list[Rate]], ...] = (_paintings_rows,)
+
+
+def run_rules_bench(seconds: float, seed: int) -> dict[str, Any]:
+    baseline, rates = _colorfield_rows(seed, seconds)
+    for suite in SUITES:
+        rates.extend(suite(seed, seconds))
     return {
         "suite": "rules",
         "seconds_per_row": seconds,
-        "sample": SAMPLE_SIZE,
         "rows": [
             {
                 "name": r.name,
                 "per_second": round(r.per_second, 1),
+                "ms_per_item": round(1000 / r.per_second, 4),
                 # How many baseline items fit in the time of one item of this row.
                 "cost_in_baselines": round(baseline.per_second / r.per_second, 2),
             }
-            for r in rates
+            for r in [baseline, *rates]
         ],
     }

@@ -38,10 +38,12 @@ def run(args: argparse.Namespace) -> int:
     if not 0.01 <= args.seconds <= 600:
         raise AtelierError(f"--seconds: {args.seconds} is out of range (0.01..600)")
     results = run_rules_bench(seconds=args.seconds, seed=args.seed)
-    print(f"{'benchmark':<30} {'per second':>14} {'cost (baselines)':>17}", file=sys.stderr)
+    header = f"{'benchmark':<34} {'per second':>12} {'ms each':>9} {'cost (baselines)':>17}"
+    print(header, file=sys.stderr)
     for row in results["rows"]:
         print(
-            f"{row['name']:<30} {row['per_second']:>14,.0f} {row['cost_in_baselines']:>17.1f}",
+            f"{row['name']:<34} {row['per_second']:>12,.0f} {row['ms_per_item']:>9.3f} "
+            f"{row['cost_in_baselines']:>17.1f}",
             file=sys.stderr,
         )
     json.dump(results, sys.stdout, indent=2)

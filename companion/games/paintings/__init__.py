@@ -1,0 +1,1 @@
+"""Paintings: three layered art cards per painting, scored with ribbons against scoring cards."""

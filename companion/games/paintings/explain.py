@@ -1,0 +1,66 @@
+"""Paintings score breakdowns in words, for people (``atelier score --explain``)."""
+
+from __future__ import annotations
+
+from companion.games.paintings.covering import Visible
+from companion.games.paintings.ribbons import GoalRibbons, SilverAward
+from companion.games.paintings.scoring import SILVER_POINTS, PaintingScore, PlayerScore
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def visible_line(visible: Visible) -> str:
+    parts = []
+    for number, slot in enumerate(visible.slots, start=1):
+        shown = "+".join(v.icon.value for v in slot) or "-"
+        source = f" (card {slot[0].card + 1})" if slot else ""
+        parts.append(f"{number}: {shown}{source}")
+    return " | ".join(parts)
+
+
+def goal_lines(goal: GoalRibbons) -> list[str]:
+    lines = [f"    {goal.goal.value}: {_plural(goal.count, 'ribbon')} ({goal.note})"]
+    for ribbon in goal.ribbons:
+        icons = ", ".join(v.describe() for v in ribbon.icons) or "no icons needed"
+        lines.append(f"      ribbon: {ribbon.reason}: {icons}")
+    return lines
+
+
+def silver_line(award: SilverAward) -> str:
+    element = award.bonus.icon.element.value
+    slots = ", ".join(str(v.slot) for v in award.matches)
+    matched = f"{element} in slot(s) {slots}" if slots else f"no {element} visible"
+    return f"    silver: {award.bonus.describe()}: {_plural(award.count, 'ribbon')} ({matched})"
+
+
+def painting_lines(number: int, painting: PaintingScore) -> list[str]:
+    lines = [f"  Painting {number}: {visible_line(painting.visible)}"]
+    for goal in painting.goals:
+        lines.extend(goal_lines(goal))
+    lines.extend(silver_line(award) for award in painting.silver_awards)
+    return lines
+
+
+def explain_player_score(score: PlayerScore) -> str:
+    parts = [f"{t.card.goal.value} {t.points}" for t in score.tracks]
+    parts.append(f"silver {score.silver_points}")
+    lines = [
+        f"Paintings: {score.total} points ({' + '.join(parts)})",
+        "  (slots 1..5 left to right; card 1 is the bottom card of a painting)",
+    ]
+    for number, painting in enumerate(score.paintings, start=1):
+        lines.extend(painting_lines(number, painting))
+    lines.append("  Tracks:")
+    for track in score.tracks:
+        values = ", ".join(str(v) for v in track.card.track)
+        lines.append(
+            f"    {track.card.goal.value}: {_plural(track.ribbons, 'ribbon')} -> "
+            f"{_plural(track.points, 'point')} (track {values})"
+        )
+    lines.append(
+        f"    silver: {_plural(score.silver, 'ribbon')} x {SILVER_POINTS} = "
+        f"{score.silver_points} points"
+    )
+    return "\n".join(lines)
