@@ -166,12 +166,13 @@ def test_empty_and_broken_standard_input() -> None:
     assert_user_error(atelier("score", "-", stdin="{"), "<stdin>: line 1 column 2")
 
 
-def test_usage_errors_exit_2() -> None:
-    run = atelier("score")
-    assert run.status == 2
-    assert run.stdout == ""
-    assert "usage:" in run.stderr
-    assert atelier("frobnicate").status == 2
+def test_usage_errors_are_one_line_with_status_2() -> None:
+    assert_user_error(
+        atelier("score"),
+        "atelier score: the following arguments are required: FILE",
+        "see 'atelier score --help'",
+    )
+    assert_user_error(atelier("frobnicate"), "invalid choice: 'frobnicate'")
 
 
 def test_user_deck_file_replaces_the_tiles(tmp_path: Path) -> None:

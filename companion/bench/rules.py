@@ -13,14 +13,22 @@ from typing import Any
 
 from companion.bench.timing import Rate, measure
 from companion.content import colorfield as colorfield_content
+from companion.content import isle as isle_content
 from companion.content import paintings as paintings_content
+from companion.content import pigments as pigments_content
 from companion.fields import Field
 from companion.games.colorfield.model import Canvas, PlacedTile
 from companion.games.colorfield.position import canvas_to_json, parse_canvas
 from companion.games.colorfield.scoring import score_canvas
+from companion.games.isle.advisor import advise as advise_isle
+from companion.games.isle.model import Colour as IsleColour
+from companion.games.isle.model import Condition, Conditions, Sheet
+from companion.games.isle.scoring import score_sheet
 from companion.games.paintings.advisor import advise, ribbons_won
 from companion.games.paintings.model import Painting
 from companion.games.paintings.scoring import score_player
+from companion.games.pigments.checker import check_pan
+from companion.games.pigments.model import Chip, Pan, PanSize, Shade
 
 SAMPLE_SIZE = 500
 
@@ -89,7 +97,58 @@ def _paintings_rows(seed: int, seconds: float) -> list[Rate]:
     ]
 
 
-SUITES: tuple[Callable[[int, float], list[Rate]], ...] = (_paintings_rows,)
+def _pigments_rows(seed: int, seconds: float) -> list[Rate]:
+    content = pigments_content.default_content()
+    rng = random.Random(seed)
+    shades = list(content.shades.values())
+    chips = list(Chip)
+    pans = []
+    for _ in range(SAMPLE_SIZE):
+        size = rng.choice(list(PanSize))
+        pans.append((Pan(size, tuple(rng.choices(chips, k=size.slots))), rng.choice(shades)))
+
+    def check(pan: tuple[Pan, Shade]) -> object:
+        return check_pan(pan[0], pan[1], content.catalogue)
+
+    return [measure("pigments: check a full pan", check, pans, seconds)]
+
+
+ISLE_ADVICE_SAMPLE = 4  # one advice on a half-filled sheet takes tens of milliseconds
+
+
+def _isle_rows(seed: int, seconds: float) -> list[Rate]:
+    island = isle_content.default_content().islands["default"]
+    rng = random.Random(seed)
+    colours = list(IsleColour)
+    sheets = []
+    for _ in range(SAMPLE_SIZE // 5):
+        filled = rng.sample(island.cells, len(island.cells) // 2)
+        sheet = Sheet.from_cells(island, {cell: rng.choice(colours) for cell in filled})
+        conditions = Conditions.from_mapping(
+            {c: rng.choice([x for x in Condition if x.colour is c]) for c in colours}
+        )
+        sheets.append((sheet, conditions, tuple(rng.sample(colours, 2)), rng.randint(1, 6)))
+
+    def score(item: tuple[Any, ...]) -> object:
+        return score_sheet(item[0], item[1])
+
+    def advice(item: tuple[Any, ...]) -> object:
+        sheet, conditions, hand, roll = item
+        # Two players: the colour used is handed over, the other one is kept.
+        kept = {c: tuple(x for x in hand if x is not c) for c in hand}
+        return advise_isle(sheet, conditions, hand, roll, kept)
+
+    return [
+        measure("isle: score a half-filled sheet", score, sheets, seconds),
+        measure("isle: advise a roll (look-ahead)", advice, sheets[:ISLE_ADVICE_SAMPLE], seconds),
+    ]
+
+
+SUITES: tuple[Callable[[int, float], list[Rate]], ...] = (
+    _paintings_rows,
+    _isle_rows,
+    _pigments_rows,
+)
 
 
 def run_rules_bench(seconds: float, seed: int) -> dict[str, Any]:

@@ -10,9 +10,10 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import NoReturn
 
 from companion import __version__
-from companion.cli import bench, score
+from companion.cli import bench, pigments, score
 from companion.errors import AtelierError
 
 EXAMPLES = """\
@@ -24,8 +25,15 @@ examples:
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line (not the usage block), still exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="atelier",
         description="Atelier: a table companion for colour and painting board games.",
         epilog=EXAMPLES,
@@ -35,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     score.register(commands)
     bench.register(commands)
+    pigments.register(commands)
     return parser
 
 

@@ -29,7 +29,7 @@ class GameEntry:
 
 
 # Each name is a package under companion.games with an ``entry`` module defining ``ENTRY``.
-GAME_PACKAGES = ("colorfield", "paintings")
+GAME_PACKAGES = ("colorfield", "paintings", "isle", "pigments")
 
 
 def games() -> Mapping[str, GameEntry]:

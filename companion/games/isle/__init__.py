@@ -1,0 +1,1 @@
+"""Isle of Colors: hex islands filled with four colours by shared die rolls, scored by condition."""

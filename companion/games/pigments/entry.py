@@ -1,0 +1,30 @@
+"""Pigment Lab as the command line sees it: score a position document, with its explanation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.content.pigments import content_for
+from companion.fields import Field
+from companion.games.pigments.checker import check_pan
+from companion.games.pigments.explain import explain_palette, explain_pan, explain_tally
+from companion.games.pigments.position import PalettePosition, PanPosition, parse_position
+from companion.games.pigments.scoring import PaletteScore, score_tally
+from companion.games.registry import GameEntry, Report
+
+
+def evaluate(document: Field, deck: Path | None) -> Report:
+    content = content_for(deck)
+    catalogue = content.catalogue
+    position = parse_position(document, catalogue.by_name)
+    if isinstance(position, PanPosition):
+        check = check_pan(position.pan, position.shade, catalogue)
+        return Report({"game": "pigments", **check.to_json()}, explain_pan(check))
+    if isinstance(position, PalettePosition):
+        score = PaletteScore(tuple(check_pan(p.pan, p.shade, catalogue) for p in position.pans))
+        return Report(score.to_json(), explain_palette(score))
+    tally = score_tally(position, content.bonuses)
+    return Report(tally.to_json(), explain_tally(tally))
+
+
+ENTRY = GameEntry(name="pigments", title="Pigment Lab", evaluate=evaluate)
