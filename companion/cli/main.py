@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from companion import __version__
-from companion.cli import bench, pigments, score
+from companion.cli import bench, markers, pigments, score
 from companion.errors import AtelierError
 
 EXAMPLES = """\
@@ -21,6 +21,7 @@ examples:
   atelier score position.json            score a position file, JSON on stdout
   atelier score --explain position.json  also print the breakdown for people (stderr)
   cat position.json | atelier score -    read the position from standard input
+  atelier markers photo.jpg              list the fiducial markers in a photo
   atelier bench rules                    measure the rules engines
 """
 
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.register(commands)
     bench.register(commands)
     pigments.register(commands)
+    markers.register(commands)
     return parser
 
 
