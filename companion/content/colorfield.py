@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from companion.errors import FieldError, SourceError
-from companion.fields import Field, read_json_file
+from companion.content.files import ContentFile, content_name, read_header
+from companion.errors import FieldError
+from companion.fields import Field
 from companion.games.colorfield.codec import parse_board_sides, parse_catalogue_tile
 from companion.games.colorfield.model import CanvasBoard, Tile, TileKind
 
 DEFAULT_PATH = Path(__file__).with_name("colorfield.json")
-FORMAT = 1
 
 
 @dataclass(frozen=True)
@@ -82,13 +81,13 @@ def _parse_tool(field: Field) -> tuple[Field, str, ToolCard]:
 
 def parse_content(document: Any, fallback: ColorFieldContent | None = None) -> ColorFieldContent:
     """Validate a catalogue document; sections it omits come from ``fallback``."""
-    root = Field(document)
-    optional = ("name", "canvases", "community_tools")
-    members = root.members(required=("format", "game", "tiles"), optional=optional)
-    if members["format"].integer() != FORMAT:
-        raise members["format"].error(f"unsupported format (this version reads {FORMAT})")
-    if members["game"].string() != "colorfield":
-        raise members["game"].error("this is not a Color Field catalogue")
+    members = read_header(
+        document,
+        "colorfield",
+        "a Color Field catalogue",
+        required=("tiles",),
+        optional=("canvases", "community_tools"),
+    )
     tiles = _unique([_parse_tile(f) for f in members["tiles"].array(min_len=1)], "tile")
     if "canvases" in members:
         canvases = _unique(
@@ -102,23 +101,18 @@ def parse_content(document: Any, fallback: ColorFieldContent | None = None) -> C
         tools = _unique([_parse_tool(f) for f in members["community_tools"].array()], "card")
     else:
         tools = fallback.tools if fallback is not None else MappingProxyType({})
-    name = members["name"].string() if "name" in members else "custom"
-    return ColorFieldContent(name=name, canvases=canvases, tiles=tiles, tools=tools)
+    return ColorFieldContent(
+        name=content_name(members), canvases=canvases, tiles=tiles, tools=tools
+    )
 
 
-@cache
+FILE = ContentFile(DEFAULT_PATH, parse_content)
+
+
 def default_content() -> ColorFieldContent:
-    """The bundled catalogue, parsed once: it is immutable, so sharing it is safe."""
-    return load_content(DEFAULT_PATH, fallback=None)
+    return FILE.default
 
 
-def load_content(path: Path, fallback: ColorFieldContent | None = None) -> ColorFieldContent:
-    """Load a catalogue file; errors name the file and the field."""
-    try:
-        return parse_content(read_json_file(path), fallback)
-    except FieldError as exc:
-        raise SourceError(str(path), exc) from None
-
-
-def load_user_content(path: Path) -> ColorFieldContent:
-    return load_content(path, fallback=default_content())
+def content_for(deck: Path | None) -> ColorFieldContent:
+    """The user's catalogue over the defaults when one is given, else the defaults."""
+    return FILE.for_deck(deck)

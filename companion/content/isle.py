@@ -11,18 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from companion.errors import FieldError, SourceError
-from companion.fields import Field, read_json_file
+from companion.content.files import ContentFile, content_name, read_header
+from companion.errors import FieldError
+from companion.fields import Field
 from companion.games.isle.hexgrid import Cell
 from companion.games.isle.model import Island
 
 DEFAULT_PATH = Path(__file__).with_name("isle.json")
-FORMAT = 1
 # Wide enough for any printed sheet; it keeps a typo like 1000 from building a huge island.
 MAX_COLUMN = 63
 MAX_ROWS = 64
@@ -68,12 +67,7 @@ def parse_island(field: Field) -> Island:
 
 def parse_content(document: Any, fallback: IsleContent | None = None) -> IsleContent:
     """Validate an island file; the islands of ``fallback`` stay available unless replaced."""
-    root = Field(document)
-    members = root.members(required=("format", "game", "islands"), optional=("name",))
-    if members["format"].integer() != FORMAT:
-        raise members["format"].error(f"unsupported format (this version reads {FORMAT})")
-    if members["game"].string() != "isle":
-        raise members["game"].error("this is not an Isle of Colors island file")
+    members = read_header(document, "isle", "an Isle of Colors island file", required=("islands",))
     islands: dict[str, Island] = {}
     for island_field in members["islands"].array(min_len=1):
         island = parse_island(island_field)
@@ -82,23 +76,16 @@ def parse_content(document: Any, fallback: IsleContent | None = None) -> IsleCon
         islands[island.id] = island
     merged = dict(fallback.islands) if fallback is not None else {}
     merged.update(islands)
-    name = members["name"].string() if "name" in members else "custom"
-    return IsleContent(name=name, islands=MappingProxyType(merged))
+    return IsleContent(name=content_name(members), islands=MappingProxyType(merged))
 
 
-@cache
+FILE = ContentFile(DEFAULT_PATH, parse_content)
+
+
 def default_content() -> IsleContent:
-    """The bundled islands, parsed once: they are immutable, so sharing them is safe."""
-    return load_content(DEFAULT_PATH, fallback=None)
+    return FILE.default
 
 
-def load_content(path: Path, fallback: IsleContent | None = None) -> IsleContent:
-    """Load an island file; errors name the file and the field."""
-    try:
-        return parse_content(read_json_file(path), fallback)
-    except FieldError as exc:
-        raise SourceError(str(path), exc) from None
-
-
-def load_user_content(path: Path) -> IsleContent:
-    return load_content(path, fallback=default_content())
+def content_for(deck: Path | None) -> IsleContent:
+    """The user's islands added to the defaults when a file is given, else the defaults."""
+    return FILE.for_deck(deck)

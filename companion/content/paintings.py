@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from companion.errors import FieldError, SourceError
-from companion.fields import Field, read_json_file
+from companion.content.files import ContentFile, content_name, read_header
+from companion.errors import FieldError
+from companion.fields import Field
 from companion.games.paintings.codec import parse_goal, parse_slots
 from companion.games.paintings.model import ArtCard, Goal, ScoringCard
 
 DEFAULT_PATH = Path(__file__).with_name("paintings.json")
-FORMAT = 1
 MAX_TRACK = 10
 
 
@@ -79,12 +78,13 @@ def _cards(field: Field) -> Mapping[str, ArtCard]:
 
 def parse_content(document: Any, fallback: PaintingsContent | None = None) -> PaintingsContent:
     """Validate a catalogue document; scoring cards it omits come from ``fallback``."""
-    root = Field(document)
-    members = root.members(required=("format", "game", "cards"), optional=("name", "scoring_cards"))
-    if members["format"].integer() != FORMAT:
-        raise members["format"].error(f"unsupported format (this version reads {FORMAT})")
-    if members["game"].string() != "paintings":
-        raise members["game"].error("this is not a Paintings catalogue")
+    members = read_header(
+        document,
+        "paintings",
+        "a Paintings catalogue",
+        required=("cards",),
+        optional=("scoring_cards",),
+    )
     cards = _cards(members["cards"])
     defaults = fallback.scoring_cards if fallback is not None else None
     if "scoring_cards" in members:
@@ -93,23 +93,16 @@ def parse_content(document: Any, fallback: PaintingsContent | None = None) -> Pa
         scoring = defaults
     else:
         raise FieldError("scoring_cards", "missing")
-    name = members["name"].string() if "name" in members else "custom"
-    return PaintingsContent(name=name, cards=cards, scoring_cards=scoring)
+    return PaintingsContent(name=content_name(members), cards=cards, scoring_cards=scoring)
 
 
-@cache
+FILE = ContentFile(DEFAULT_PATH, parse_content)
+
+
 def default_content() -> PaintingsContent:
-    """The bundled catalogue, parsed once: it is immutable, so sharing it is safe."""
-    return load_content(DEFAULT_PATH, fallback=None)
+    return FILE.default
 
 
-def load_content(path: Path, fallback: PaintingsContent | None = None) -> PaintingsContent:
-    """Load a catalogue file; errors name the file and the field."""
-    try:
-        return parse_content(read_json_file(path), fallback)
-    except FieldError as exc:
-        raise SourceError(str(path), exc) from None
-
-
-def load_user_content(path: Path) -> PaintingsContent:
-    return load_content(path, fallback=default_content())
+def content_for(deck: Path | None) -> PaintingsContent:
+    """The user's catalogue over the defaults when one is given, else the defaults."""
+    return FILE.for_deck(deck)

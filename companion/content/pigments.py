@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from companion.errors import FieldError, SourceError
-from companion.fields import Field, read_json_file
+from companion.content.files import ContentFile, content_name, read_header
+from companion.errors import FieldError
+from companion.fields import Field
 from companion.games.pigments.bonuses import PaletteBonus
 from companion.games.pigments.codec import parse_bonus, parse_fault_card, parse_inline_shade
 from companion.games.pigments.colour import colour_of
@@ -23,7 +23,6 @@ from companion.games.pigments.model import Chip, Shade
 from companion.games.pigments.shades import ShadeCatalogue
 
 DEFAULT_PATH = Path(__file__).with_name("pigments.json")
-FORMAT = 1
 T = TypeVar("T")
 
 
@@ -90,13 +89,9 @@ def _parse_bonuses(field: Field) -> tuple[PaletteBonus, ...]:
 def parse_content(document: Any, fallback: PigmentsContent | None = None) -> PigmentsContent:
     """Validate a content document; sections it omits come from ``fallback``."""
     sections = ("chips", "shades", "faults", "bonuses")
-    members = Field(document).members(required=("format", "game"), optional=("name", *sections))
-    if members["format"].integer() != FORMAT:
-        raise members["format"].error(f"unsupported format (this version reads {FORMAT})")
-    if members["game"].string() != "pigments":
-        raise members["game"].error("this is not a Pigment Lab content file")
+    members = read_header(document, "pigments", "a Pigment Lab content file", optional=sections)
     return PigmentsContent(
-        name=members["name"].string() if "name" in members else "custom",
+        name=content_name(members),
         chips=_section(members, "chips", _parse_chips, fallback.chips if fallback else None),
         catalogue=_section(
             members, "shades", _parse_shades, fallback.catalogue if fallback else None
@@ -119,24 +114,13 @@ def _section(
     return fallback
 
 
-@cache
+FILE = ContentFile(DEFAULT_PATH, parse_content)
+
+
 def default_content() -> PigmentsContent:
-    """The bundled content, parsed once: it is immutable, so sharing it is safe."""
-    return load_content(DEFAULT_PATH, fallback=None)
-
-
-def load_content(path: Path, fallback: PigmentsContent | None = None) -> PigmentsContent:
-    """Load a content file; errors name the file and the field."""
-    try:
-        return parse_content(read_json_file(path), fallback)
-    except FieldError as exc:
-        raise SourceError(str(path), exc) from None
-
-
-def load_user_content(path: Path) -> PigmentsContent:
-    return load_content(path, fallback=default_content())
+    return FILE.default
 
 
 def content_for(deck: Path | None) -> PigmentsContent:
-    """The user's content file when one is given, else the default."""
-    return load_user_content(deck) if deck is not None else default_content()
+    """The user's content over the defaults when a file is given, else the defaults."""
+    return FILE.for_deck(deck)

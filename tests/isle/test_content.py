@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from companion.content.isle import default_content, load_user_content, parse_content
+from companion.content.isle import content_for, default_content, parse_content
 from companion.errors import FieldError, SourceError
 from companion.fields import Field
 from companion.games.isle.hexgrid import Cell
@@ -61,7 +61,7 @@ def test_bad_island_files_name_the_field(islands: object, field: str, words: str
 def test_a_user_file_adds_islands_and_keeps_the_default(tmp_path: Path) -> None:
     path = tmp_path / "mine.json"
     path.write_text(json.dumps(island_file()))
-    content = load_user_content(path)
+    content = content_for(path)
     assert set(content.islands) == {"default", "tiny"}
     assert len(content.islands["tiny"].cells) == 3
 
@@ -70,7 +70,7 @@ def test_a_bad_user_file_names_the_file(tmp_path: Path) -> None:
     path = tmp_path / "mine.json"
     path.write_text(json.dumps({"format": 1, "game": "colorfield", "islands": []}))
     with pytest.raises(SourceError, match=r"mine\.json: game: this is not an Isle"):
-        load_user_content(path)
+        content_for(path)
 
 
 def test_the_example_position_round_trips() -> None:

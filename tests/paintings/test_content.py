@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.content.paintings import DEFAULT_PATH, default_content, load_user_content
+from companion.content.paintings import DEFAULT_PATH, content_for, default_content
 from companion.errors import SourceError
 from companion.games.paintings.model import BONUSES, ELEMENTS, SLOTS, Goal
 
@@ -73,7 +73,7 @@ def test_user_deck_keeps_default_tracks_it_does_not_list(tmp_path: Path) -> None
         "cards": [{"id": "X-1", "slots": [["hue"], [], [], [], []]}],
         "scoring_cards": [{"id": "style", "track": [5, 11, 20]}],
     }
-    content = load_user_content(_write(tmp_path, data))
+    content = content_for(_write(tmp_path, data))
     assert list(content.cards) == ["X-1"]
     assert content.scoring_cards[Goal.STYLE].track == (5, 11, 20)
     assert content.scoring_cards[Goal.VARIETY].track == (4, 8, 13)
@@ -111,6 +111,6 @@ def test_bad_content_names_file_and_field(tmp_path: Path, spoil: Any, message: s
     spoil(data)
     path = _write(tmp_path, data)
     with pytest.raises(SourceError) as caught:
-        load_user_content(path)
+        content_for(path)
     assert str(caught.value).startswith(f"{path}: ")
     assert message in str(caught.value)

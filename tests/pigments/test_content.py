@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.content.pigments import default_content, load_user_content, parse_content
+from companion.content.pigments import content_for, default_content, parse_content
 from companion.errors import FieldError, SourceError
 from companion.games.pigments.colour import colour_of
 from companion.games.pigments.faults import Cause, Symptom
@@ -132,7 +132,7 @@ def test_user_file_replaces_sections_and_keeps_the_rest(tmp_path: Path) -> None:
         "params": {"chips": 2},
     }
     path.write_text(json.dumps(base() | {"shades": shades, "bonuses": [bonus]}))
-    content = load_user_content(path)
+    content = content_for(path)
     assert list(content.shades) == ["rust"]
     assert content.faults == default_content().faults
     assert [b.id for b in content.bonuses] == ["tidy"]
@@ -142,4 +142,4 @@ def test_user_file_errors_name_the_file(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(base() | {"shades": [{"name": "x"}]}))
     with pytest.raises(SourceError, match=r"bad\.json: shades\[0\]\.recipe: missing"):
-        load_user_content(path)
+        content_for(path)

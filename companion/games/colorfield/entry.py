@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.content.colorfield import default_content, load_user_content
+from companion.content.colorfield import content_for
 from companion.fields import Field
 from companion.games.colorfield.explain import explain_canvas_score
 from companion.games.colorfield.position import parse_canvas
@@ -13,7 +13,7 @@ from companion.games.registry import GameEntry, Report
 
 
 def evaluate(document: Field, deck: Path | None) -> Report:
-    content = load_user_content(deck) if deck is not None else default_content()
+    content = content_for(deck)
     score = score_canvas(parse_canvas(document, content))
     return Report(score.to_json(), explain_canvas_score(score))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.content.isle import default_content, load_user_content
+from companion.content.isle import content_for
 from companion.fields import Field
 from companion.games.isle.explain import explain_sheet_score
 from companion.games.isle.position import parse_position
@@ -13,7 +13,7 @@ from companion.games.registry import GameEntry, Report
 
 
 def evaluate(document: Field, deck: Path | None) -> Report:
-    content = load_user_content(deck) if deck is not None else default_content()
+    content = content_for(deck)
     position = parse_position(document, content)
     score = score_sheet(position.sheet, position.conditions)
     return Report(score.to_json(), explain_sheet_score(score))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.content.paintings import default_content, load_user_content
+from companion.content.paintings import content_for
 from companion.fields import Field
 from companion.games.paintings.explain import explain_player_score
 from companion.games.paintings.position import parse_position
@@ -13,7 +13,7 @@ from companion.games.registry import GameEntry, Report
 
 
 def evaluate(document: Field, deck: Path | None) -> Report:
-    content = load_user_content(deck) if deck is not None else default_content()
+    content = content_for(deck)
     position = parse_position(document, content)
     score = score_player(position.paintings, position.scoring_cards)
     return Report(score.to_json(), explain_player_score(score))
