@@ -26,7 +26,20 @@ def register(commands: Any) -> None:
         description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("suite", choices=("rules",), help="which benchmark to run")
+    parser.add_argument(
+        "suite",
+        choices=("rules", "markers"),
+        help="rules: the rules engines; markers: the fiducial family study",
+    )
+    parser.add_argument(
+        "--scenes", type=int, default=4, help="markers: scenes per condition (default 4)"
+    )
+    parser.add_argument(
+        "--marker-mm",
+        type=float,
+        default=24.0,
+        help="markers: printed marker size in mm (default 24, a piece marker)",
+    )
     parser.add_argument(
         "--seconds", type=float, default=1.0, help="time per measurement (default 1.0)"
     )
@@ -35,6 +48,8 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.suite == "markers":
+        return run_markers(args)
     if not 0.01 <= args.seconds <= 600:
         raise AtelierError(f"--seconds: {args.seconds} is out of range (0.01..600)")
     results = run_rules_bench(seconds=args.seconds, seed=args.seed)
@@ -47,5 +62,44 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     json.dump(results, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def run_markers(args: argparse.Namespace) -> int:
+    if not 1 <= args.scenes <= 100:
+        raise AtelierError(f"--scenes: {args.scenes} is out of range (1..100)")
+    if not 8 <= args.marker_mm <= 60:
+        raise AtelierError(f"--marker-mm: {args.marker_mm} is out of range (8..60)")
+    # Imported here so that the rules benchmark never loads OpenCV.
+    from vision.marker_study import CANDIDATES, choose, default_conditions, study_family
+
+    conditions = default_conditions(args.marker_mm)
+    results = []
+    for number, name in enumerate(CANDIDATES, 1):
+        if sys.stderr.isatty():
+            print(f"[{number}/{len(CANDIDATES)}] {name}", file=sys.stderr)
+        results.append(study_family(name, conditions, scenes=args.scenes, clutter=4 * args.scenes))
+    labels = [c.label for c in conditions]
+    print("detected per condition: " + " | ".join(labels), file=sys.stderr)
+    for r in results:
+        rates = " ".join(f"{r.detected[label]:5.2f}" for label in labels)
+        print(
+            f"{r.name:<22} ids {r.ids:>4} bits {r.correction_bits} {rates}  wrong {r.wrong_ids}"
+            f"  phantom {r.false_positives}  {r.ms_per_frame:6.1f} ms",
+            file=sys.stderr,
+        )
+    chosen, why = choose(results)
+    print(f"chosen: {why}", file=sys.stderr)
+    out = {
+        "suite": "markers",
+        "marker_mm": args.marker_mm,
+        "scenes_per_condition": args.scenes,
+        "conditions": labels,
+        "families": [r.to_json() for r in results],
+        "chosen": chosen,
+        "why": why,
+    }
+    json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0

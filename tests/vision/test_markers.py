@@ -95,3 +95,24 @@ def test_bad_inputs(tmp_path: Path) -> None:
     bad_yml.write_text("%YAML:1.0\nfoo: 1\n")
     assert_user_error(atelier("markers", photo, "--dict", bad_yml), "bad.yml")
     assert_user_error(atelier("markers", photo, "--dict", tmp_path / "no.yml"), "no.yml")
+
+
+def test_marker_family_study_reports_every_candidate_and_a_choice() -> None:
+    run = atelier("bench", "markers", "--scenes", "1")
+    assert run.status == 0, run.stderr
+    data = json.loads(run.stdout)
+    names = [f["dictionary"] for f in data["families"]]
+    assert "DICT_APRILTAG_36H11" in names and "DICT_4X4_1000" in names
+    for family in data["families"]:
+        assert set(family["detected"]) == set(data["conditions"])
+        # The easy condition (flat, sharp, 70 cm) is read perfectly by every family.
+        assert family["detected"][data["conditions"][0]] == 1.0
+    # The choice never falls on a family with too few ids or a wrong or phantom read.
+    chosen = next(f for f in data["families"] if f["dictionary"] == data["chosen"])
+    assert chosen["ids"] >= 300 and chosen["wrong_ids"] == 0 and chosen["false_positives"] == 0
+    assert "chosen:" in run.stderr
+
+
+def test_marker_study_rejects_silly_arguments() -> None:
+    assert_user_error(atelier("bench", "markers", "--scenes", "0"), "--scenes: 0 is out of range")
+    assert_user_error(atelier("bench", "markers", "--marker-mm", "2"), "--marker-mm: 2.0")
