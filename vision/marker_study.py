@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from vision.fiducials import MarkerDetector, MarkerDictionary, predefined_dictionary
 from vision.images import Image
+from vision.layout.catalogue import marker_index
 
 CANDIDATES = (
     "DICT_4X4_250",
@@ -32,7 +33,6 @@ CANDIDATES = (
     "DICT_APRILTAG_36H11",
     "DICT_ARUCO_MIP_36H12",
 )
-IDS_NEEDED = 300  # every board corner and piece of the default content (vision/layout/ids.py)
 CLOSE_ENOUGH = 0.03  # mean detection rates this close count as equally good
 FRAME = (1920, 1080)
 FOCAL_PX = FRAME[0] / 2 / math.tan(math.radians(35))  # a 70 degree horizontal field of view
@@ -221,8 +221,9 @@ def study_family(
 def choose(results: Sequence[FamilyResult]) -> tuple[str, str]:
     """The family to print, and why: enough ids, never a wrong or phantom id, then the best
     detection under the design envelope's hardest conditions."""
+    needed = len(marker_index())  # every board corner and piece of the default content
     eligible = [
-        r for r in results if r.ids >= IDS_NEEDED and r.wrong_ids == 0 and r.false_positives == 0
+        r for r in results if r.ids >= needed and r.wrong_ids == 0 and r.false_positives == 0
     ]
     if not eligible:
         return "", "no family met the requirements"
