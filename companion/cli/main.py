@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from companion import __version__
-from companion.cli import bench, markers, pigments, score
+from companion.cli import bench, calibrate, markers, pigments, score
 from companion.errors import AtelierError
 
 EXAMPLES = """\
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.register(commands)
     pigments.register(commands)
     markers.register(commands)
+    calibrate.register(commands)
     return parser
 
 

@@ -1,0 +1,114 @@
+"""``atelier calibrate camera``: camera intrinsics from photos of a chessboard or ChArUco board,
+saved into a calibration profile."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.errors import AtelierError, SourceError
+
+HELP = """\
+Calibrate a camera from 10-20 photos of a printed pattern held at different angles. Prints
+{"rms", "camera_matrix", "dist_coeffs", "views_used", "per_view_error"} as JSON and saves the
+result into a calibration profile (kept, with its colour section, if the file exists).
+
+examples:
+  atelier calibrate camera photos/*.jpg --chessboard 9x6 --square 25
+  atelier calibrate camera photos/*.jpg --charuco 5x7 --square 40 --marker 20 --dict 6X6_250
+"""
+
+DEFAULT_PROFILE = Path("atelier-calibration.json")
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "calibrate",
+        help="calibrate a camera (intrinsics, colour)",
+        description="Calibrate a camera: 'camera' for lens intrinsics.",
+    )
+    kinds = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
+    camera = kinds.add_parser(
+        "camera",
+        help="lens intrinsics from photos of a pattern",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    camera.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    pattern = camera.add_mutually_exclusive_group(required=True)
+    pattern.add_argument("--chessboard", metavar="COLSxROWS", help="inner corners, e.g. 9x6")
+    pattern.add_argument("--charuco", metavar="COLSxROWS", help="squares, e.g. 5x7")
+    camera.add_argument("--square", type=float, required=True, metavar="MM", help="square side")
+    camera.add_argument("--marker", type=float, default=0.0, metavar="MM", help="ChArUco marker")
+    camera.add_argument("--dict", default="DICT_6X6_250", help="ChArUco marker dictionary")
+    camera.add_argument(
+        "--profile",
+        type=Path,
+        default=DEFAULT_PROFILE,
+        metavar="FILE",
+        help=f"profile to save into (default {DEFAULT_PROFILE})",
+    )
+    camera.add_argument("--name", help="the profile's name (default: the file's stem)")
+    camera.set_defaults(run=run_camera)
+
+
+def _grid(text: str, option: str) -> tuple[int, int]:
+    match = re.fullmatch(r"(\d+)[xX](\d+)", text)
+    if not match:
+        raise AtelierError(f"{option}: expected COLSxROWS such as 9x6, not {text!r}")
+    return int(match[1]), int(match[2])
+
+
+def run_camera(args: argparse.Namespace) -> int:
+    # Imported here so that commands without vision never load OpenCV.
+    from calibration.camera import calibrate
+    from calibration.errors import CalibrationError
+    from calibration.patterns import Pattern, find_pattern
+    from calibration.profile import CameraSection, Profile, load_profile, save_profile
+    from vision.images import read_image
+
+    try:
+        if args.chessboard:
+            cols, rows = _grid(args.chessboard, "--chessboard")
+            pattern = Pattern("chessboard", cols, rows, args.square)
+        else:
+            cols, rows = _grid(args.charuco, "--charuco")
+            dictionary = args.dict.upper()
+            dictionary = dictionary if dictionary.startswith("DICT_") else f"DICT_{dictionary}"
+            pattern = Pattern("charuco", cols, rows, args.square, args.marker, dictionary)
+        existing = None
+        if args.profile.exists():
+            try:
+                existing = load_profile(args.profile)
+            except CalibrationError as exc:
+                raise SourceError(str(args.profile), f"{exc} (fix or remove it first)") from None
+        views = []
+        for number, path in enumerate(args.images, 1):
+            if sys.stderr.isatty():
+                print(f"[{number}/{len(args.images)}] {path}", file=sys.stderr)
+            views.append(find_pattern(read_image(path, grayscale=True), pattern, str(path)))
+        result = calibrate(views)
+    except CalibrationError as exc:
+        raise AtelierError(str(exc)) from None
+    section = CameraSection(result.model, result.rms, result.views_used, pattern.describe())
+    profile = existing or Profile(args.name or args.profile.stem)
+    try:
+        save_profile(profile.with_camera(section), args.profile)
+    except OSError as exc:
+        raise SourceError(str(args.profile), exc.strerror or str(exc)) from None
+    out = result.to_json() | {"profile": str(args.profile)}
+    json.dump(out, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    for name, why in result.rejected:
+        print(f"left out {name}: {why}", file=sys.stderr)
+    fov = result.model.horizontal_fov_deg
+    print(
+        f"{result.views_used} views, RMS {result.rms:.3f} px, horizontal field of view "
+        f"{fov:.1f} degrees; saved to {args.profile}",
+        file=sys.stderr,
+    )
+    return 0
