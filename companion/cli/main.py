@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from companion import __version__
-from companion.cli import bench, calibrate, markers, pigments, score
+from companion.cli import bench, calibrate, markers, pigments, scan, score
 from companion.errors import AtelierError
 
 EXAMPLES = """\
@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     pigments.register(commands)
     markers.register(commands)
     calibrate.register(commands)
+    scan.register(commands)
     return parser
 
 

@@ -1,0 +1,116 @@
+"""What a camera saw on the table, as plain data, and turning it into scores.
+
+Vision fills in observations (a position as far as it could be read, a confidence, the problems);
+this module, not vision, completes a position with the game options a camera cannot see (the
+Paintings scoring cards, the Isle conditions) and scores it. A board with any problem gets no
+score: a wrong score shown with confidence is the worst failure Atelier can have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.errors import AtelierError
+from companion.positions import evaluate_document
+
+
+@dataclass(frozen=True)
+class ComponentRead:
+    """One component as read: what it is, how sure, and the problem when unsure."""
+
+    component: str  # "space 3", "cell (2,4)", "small window 1"
+    value: object
+    confidence: float
+    problem: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "component": self.component,
+            "value": self.value,
+            "confidence": round(self.confidence, 3),
+        }
+        if self.problem:
+            out["problem"] = self.problem
+        return out
+
+
+@dataclass(frozen=True)
+class BoardObservation:
+    """One player's board (or, for Paintings, their mats) as the camera read it."""
+
+    game: str
+    player: int | None
+    boards: tuple[str, ...]  # the printed boards it was read from
+    position: dict[str, Any]  # positions.md form, as far as read (no options a camera can't see)
+    confidence: float
+    problems: tuple[str, ...]
+    components: tuple[ComponentRead, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """What the table knows that a camera does not see."""
+
+    scoring_cards: tuple[str, ...] | None = None  # Paintings: the four in play
+    conditions: Mapping[str, str] | None = None  # Isle of Colors: colour -> condition
+
+
+@dataclass(frozen=True)
+class ScoredBoard:
+    observation: BoardObservation
+    position: dict[str, Any]
+    score: dict[str, Any] | None
+    explanation: str | None
+    problems: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        obs = self.observation
+        return {
+            "game": obs.game,
+            "player": obs.player,
+            "position": self.position,
+            "score": self.score,
+            "explanation": self.explanation,
+            "confidence": round(obs.confidence, 3),
+            "problems": list(self.problems),
+            "boards": list(obs.boards),
+            "components": [c.to_json() for c in obs.components],
+        }
+
+
+def complete_position(
+    observation: BoardObservation, options: GameOptions
+) -> tuple[dict[str, Any], str | None]:
+    """The position with the table's options filled in, or the problem of a missing option."""
+    position = dict(observation.position)
+    if observation.game == "paintings":
+        if not options.scoring_cards:
+            return position, "scoring needs the four scoring cards in play (--scoring-cards)"
+        position = {
+            "game": "paintings",
+            "scoring_cards": list(options.scoring_cards),
+            **{k: v for k, v in position.items() if k != "game"},
+        }
+    elif observation.game == "isle":
+        if not options.conditions:
+            return position, "scoring needs the four conditions in play (--conditions)"
+        position["conditions"] = dict(options.conditions)
+    return position, None
+
+
+def score_observation(observation: BoardObservation, options: GameOptions) -> ScoredBoard:
+    position, missing = complete_position(observation, options)
+    problems = observation.problems + ((missing,) if missing else ())
+    if problems:
+        return ScoredBoard(observation, position, None, None, problems)
+    try:
+        report = evaluate_document(position, f"board {', '.join(observation.boards)}")
+    except AtelierError as exc:
+        return ScoredBoard(observation, position, None, None, (f"position: {exc}",))
+    return ScoredBoard(observation, position, report.data, report.text, ())
+
+
+def with_problem(observation: BoardObservation, problem: str) -> BoardObservation:
+    return replace(observation, problems=(*observation.problems, problem))

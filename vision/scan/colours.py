@@ -1,0 +1,109 @@
+"""Colour classification in CIELAB with an explicit reject threshold, shared by every reader.
+
+A board's white (the quiet ring printed around each marker) is measured first and the photo's
+colours are scaled so that it reads white again: a von Kries white balance that undoes a warm lamp
+or a cold window before any colour is compared with the inks Atelier printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.layout.inks import RGB
+
+Lab = NDArray[np.float32]
+
+
+def to_lab(bgr: NDArray[np.uint8] | NDArray[np.float32]) -> Lab:
+    """BGR pixels (N x 3, 0..255) to CIELAB (L 0..100) under D65."""
+    pixels = np.asarray(bgr, np.float32).reshape(-1, 1, 3) / 255.0
+    return np.asarray(cv2.cvtColor(np.clip(pixels, 0, 1), cv2.COLOR_BGR2Lab), np.float32).reshape(
+        -1, 3
+    )
+
+
+def rgb_to_lab(rgb: RGB) -> Lab:
+    r, g, b = rgb
+    lab: Lab = to_lab(np.array([[b, g, r]], np.float32))[0]
+    return lab
+
+
+@dataclass(frozen=True)
+class WhiteBalance:
+    """Per-channel gains (B, G, R) that make the measured white read as white."""
+
+    gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
+
+    @staticmethod
+    def from_white(pixels: NDArray[np.uint8]) -> WhiteBalance:
+        if len(pixels) < 10:
+            return WhiteBalance()
+        # The brightest half: black marker cells bleeding into the ring must not count.
+        brightness = pixels.astype(np.float32).sum(axis=1)
+        bright = pixels[brightness >= np.median(brightness)].astype(np.float32)
+        white = np.maximum(bright.mean(axis=0), 1.0)
+        gains = 245.0 / white
+        return WhiteBalance((float(gains[0]), float(gains[1]), float(gains[2])))
+
+    def apply(self, pixels: NDArray[np.uint8]) -> NDArray[np.float32]:
+        return np.clip(pixels.astype(np.float32) * np.array(self.gains, np.float32), 0, 255)
+
+
+@dataclass(frozen=True)
+class ColourMatch:
+    name: str | None  # None: no reference within the reject threshold
+    delta_e: float  # distance to the closest reference
+    runner_up: str | None
+    margin: float  # how much further the second closest is (a confidence)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "color": self.name,
+            "delta_e": round(self.delta_e, 2),
+            "runner_up": self.runner_up,
+            "margin": round(self.margin, 2),
+        }
+
+
+class ColourClassifier:
+    """Names colours by the nearest reference in CIELAB (Delta E 1976), or rejects them."""
+
+    def __init__(self, references: Mapping[str, RGB], reject_delta_e: float) -> None:
+        self.names = tuple(references)
+        self.reject_delta_e = reject_delta_e
+        self._lab = np.stack([rgb_to_lab(rgb) for rgb in references.values()])
+
+    def distances(self, lab: Lab) -> NDArray[np.float32]:
+        """N x references Delta E."""
+        diff = lab[:, None, :] - self._lab[None, :, :]
+        return np.asarray(np.sqrt((diff * diff).sum(axis=2)), np.float32)
+
+    def classify(self, pixels: NDArray[np.float32] | NDArray[np.uint8]) -> ColourMatch:
+        """The colour of a patch: its median in Lab against the references."""
+        if len(pixels) == 0:
+            return ColourMatch(None, float("inf"), None, 0.0)
+        lab = np.median(to_lab(pixels), axis=0, keepdims=True).astype(np.float32)
+        d = self.distances(lab)[0]
+        order = np.argsort(d)
+        best, second = int(order[0]), int(order[1]) if len(order) > 1 else int(order[0])
+        name = self.names[best] if d[best] <= self.reject_delta_e else None
+        return ColourMatch(name, float(d[best]), self.names[second], float(d[second] - d[best]))
+
+    def shares(self, pixels: NDArray[np.float32] | NDArray[np.uint8]) -> dict[str, float]:
+        """The share of pixels nearest each reference (within the reject threshold)."""
+        if len(pixels) == 0:
+            return {}
+        d = self.distances(to_lab(pixels))
+        nearest = np.argmin(d, axis=1)
+        accepted = d[np.arange(len(d)), nearest] <= self.reject_delta_e
+        counts = np.bincount(nearest[accepted], minlength=len(self.names))
+        return {name: float(counts[i]) / len(pixels) for i, name in enumerate(self.names)}
+
+
+def subset(references: Mapping[str, RGB], names: Sequence[str]) -> dict[str, RGB]:
+    return {name: references[name] for name in names}

@@ -1,0 +1,85 @@
+"""What a reader gets for one board: the board rectified, its white balance, the pieces lying on
+it (where, how turned), and a place to record every component it reads."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from companion.observation import ComponentRead
+from vision.images import Image
+from vision.layout.geometry import Rect, Shape, bounds
+from vision.layout.model import QUIET_MM, Layout
+from vision.scan.colours import WhiteBalance
+from vision.scan.rectify import Rectified
+from vision.scan.registration import Sighting
+
+# A piece more than this far off square with its board is read as placed carelessly.
+MAX_SKEW_DEG = 25.0
+
+
+@dataclass(frozen=True)
+class PieceOnBoard:
+    sighting: Sighting
+    centre: tuple[float, float]  # board mm
+    quarter_turns: int  # clockwise, from the board's top
+    skew_deg: float  # how far from an exact quarter turn
+
+    @property
+    def layout(self) -> Layout:
+        return self.sighting.layout
+
+
+@dataclass
+class BoardContext:
+    image: Image  # the whole photo, for rectifying pieces
+    board: Sighting
+    face: Rectified
+    balance: WhiteBalance
+    pieces: Sequence[PieceOnBoard]
+    reads: list[ComponentRead] = field(default_factory=list)
+
+    def pieces_in(self, shape: Shape, kinds: Sequence[str]) -> list[PieceOnBoard]:
+        box = bounds(shape)
+        return [
+            p
+            for p in self.pieces
+            if p.layout.kind in kinds
+            and box.x <= p.centre[0] <= box.x + box.w
+            and box.y <= p.centre[1] <= box.y + box.h
+        ]
+
+    def record(self, read: ComponentRead) -> ComponentRead:
+        self.reads.append(read)
+        return read
+
+
+def piece_on_board(piece: Sighting, board: Sighting) -> PieceOnBoard:
+    w, h = piece.layout.size
+    centre_px = piece.to_image(np.array([[w / 2, h / 2], [w / 2, 0.0]]))
+    centre, top = board.to_component(centre_px)
+    up = top - centre
+    # Clockwise angle of the piece's top from the board's top (y points down).
+    angle = math.degrees(math.atan2(up[0], -up[1])) % 360.0
+    turns = round(angle / 90.0) % 4
+    skew = abs((angle - 90.0 * turns + 180.0) % 360.0 - 180.0)
+    return PieceOnBoard(piece, (float(centre[0]), float(centre[1])), turns, skew)
+
+
+def white_of(face: Rectified, board: Layout) -> WhiteBalance:
+    """The white balance from the quiet rings of the board's markers that the camera saw."""
+    rings = []
+    for marker in board.markers:
+        outer = marker.rect.inset(-QUIET_MM)
+        for strip in (
+            Rect(outer.x, outer.y, outer.w, QUIET_MM),
+            Rect(outer.x, marker.rect.y + marker.rect.h, outer.w, QUIET_MM),
+            Rect(outer.x, marker.rect.y, QUIET_MM, marker.rect.h),
+            Rect(marker.rect.x + marker.rect.w, marker.rect.y, QUIET_MM, marker.rect.h),
+        ):
+            rings.append(face.pixels(strip.inset(0.4)))
+    pixels = np.concatenate(rings) if rings else np.zeros((0, 3), np.uint8)
+    return WhiteBalance.from_white(pixels)

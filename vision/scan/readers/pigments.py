@@ -1,0 +1,59 @@
+"""Pigment Lab palette board: the chip in every pan slot and the shade card under each pan."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.observation import ComponentRead as Read
+from vision.layout.boards import PAN_ORDER
+from vision.layout.inks import INKS
+from vision.scan.colours import ColourClassifier, subset
+from vision.scan.context import BoardContext
+from vision.scan.readers.common import CERTAIN, MIN_SEEN, single_piece
+
+CHIPS = ("Fe2O3", "FeO(OH)", "ultramarine", "TiO2", "binder")
+CHIP_REJECT_DELTA_E = 28.0
+MIN_MARGIN = 8.0  # the nearest colour must beat the next by this much Delta E
+CHIP_CENTRE = 0.55  # read the middle of a slot: a chip is 16 mm in an 18 mm ring
+
+
+class PigmentsReader:
+    def __init__(self) -> None:
+        # The empty well is a colour like any chip's: dark slate.
+        self.colours = ColourClassifier(subset(INKS, (*CHIPS, "well")), CHIP_REJECT_DELTA_E)
+
+    def _slot(self, ctx: BoardContext, name: str) -> tuple[str | None, bool]:
+        """The chip in a slot (None when empty) and whether it was read confidently."""
+        region = ctx.board.layout.region(name)
+        if ctx.face.coverage(region.shape) < MIN_SEEN:
+            ctx.record(Read(name, None, 0.0, f"{name}: outside the photo"))
+            return None, False
+        match = self.colours.classify(ctx.balance.apply(ctx.face.pixels(region.shape, CHIP_CENTRE)))
+        if match.name is None or match.margin < MIN_MARGIN:
+            guess = f"{match.name or match.runner_up}/{match.runner_up}"
+            ctx.record(Read(name, None, 0.0, f"{name}: ambiguous chip ({guess})"))
+            return None, False
+        chip = None if match.name == "well" else match.name
+        confidence = min(0.99, 0.5 + match.margin / 40.0)
+        ctx.record(Read(name, chip, confidence))
+        return chip, True
+
+    def read(self, ctx: BoardContext) -> dict[str, Any]:
+        pans = []
+        for name, size in PAN_ORDER:
+            chips = []
+            for role, count in (("window", size.windows), ("binder", size.binder_slots)):
+                for i in range(1, count + 1):
+                    chip, _ok = self._slot(ctx, f"{name} {role} {i}")
+                    if chip is not None:
+                        chips.append(chip)
+            place = ctx.board.layout.region(f"shade {name}")
+            piece, problem = single_piece(ctx.pieces_in(place.shape, ("shade",)), f"shade {name}")
+            shade = None
+            if problem:
+                ctx.record(Read(place.name, None, 0.0, problem))
+            elif piece is not None:
+                shade = str(piece.layout.content["shade"])
+                ctx.record(Read(place.name, shade, CERTAIN))
+            pans.append({"pan": size.value, "chips": chips, "shade": shade})
+        return {"game": "pigments", "pans": pans}

@@ -1,0 +1,187 @@
+"""The scan of one photo: markers, boards, the pieces on them, and each board's observation.
+
+The detector, the marker index, the readers and any lens-correction maps are built once and reused
+for every frame, so a live camera pays only for the per-frame work. Scoring is not done here: the
+observations go to ``companion.observation``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.camera import CameraModel
+from companion.errors import AtelierError
+from companion.observation import BoardObservation
+from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefined_dictionary
+from vision.images import Image
+from vision.layout.catalogue import marker_index
+from vision.scan.context import BoardContext, piece_on_board, white_of
+from vision.scan.readers.colorfield import ColorFieldReader
+from vision.scan.readers.isle import IsleReader
+from vision.scan.readers.paintings import PaintingsReader
+from vision.scan.readers.pigments import PigmentsReader
+from vision.scan.rectify import rectify
+from vision.scan.registration import Sighting, register
+
+MAX_DETECT_SIDE = 4000  # larger photos are searched for markers at this size, then read in full
+MIN_SIDE = 16  # smaller images hold nothing to read
+MAX_FIT_ERROR_PX = 3.0  # a board whose markers disagree by more than this is not trusted
+MIN_CONFIDENCE = 0.5
+REGISTRATION_CONFIDENCE = {4: 1.0, 3: 0.98, 2: 0.95, 1: 0.85}
+READ_KINDS = {
+    ("colorfield", "canvas"),
+    ("paintings", "mat"),
+    ("isle", "sheet"),
+    ("pigments", "palette"),
+}
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything one photo showed."""
+
+    boards: tuple[BoardObservation, ...]
+    markers: tuple[Marker, ...]
+    unknown_ids: tuple[int, ...]  # markers of our family that no printed component carries
+    stages_ms: Mapping[str, float]
+
+    @property
+    def total_ms(self) -> float:
+        return sum(self.stages_ms.values())
+
+
+class Scanner:
+    """Reads every Atelier board in a photo."""
+
+    def __init__(self, camera: CameraModel | None = None) -> None:
+        self.detector = MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY))
+        self.index = marker_index()
+        self.camera = camera
+        self._undistort: dict[tuple[int, int], tuple[Any, Any]] = {}
+        self.colorfield = ColorFieldReader()
+        self.isle = IsleReader()
+        self.paintings = PaintingsReader()
+        self.pigments = PigmentsReader()
+
+    def _correct(self, image: Image) -> Image:
+        if self.camera is None:
+            return image
+        size = (image.shape[1], image.shape[0])
+        if size != self.camera.image_size:
+            want = "x".join(map(str, self.camera.image_size))
+            raise AtelierError(
+                f"--calibration: the profile is for {want} photos, this one is "
+                f"{size[0]}x{size[1]} (another camera or setting?)"
+            )
+        if size not in self._undistort:
+            matrix, dist = self.camera.matrix(), self.camera.distortion()
+            self._undistort[size] = cv2.initUndistortRectifyMap(
+                matrix, dist, None, matrix, size, cv2.CV_16SC2
+            )
+        map1, map2 = self._undistort[size]
+        return np.asarray(cv2.remap(image, map1, map2, cv2.INTER_LINEAR), np.uint8)
+
+    def _detect(self, image: Image) -> list[Marker]:
+        longest = max(image.shape[:2])
+        if longest <= MAX_DETECT_SIDE:
+            return self.detector.detect(image)
+        scale = MAX_DETECT_SIDE / longest
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        return [
+            Marker(m.id, m.dictionary, tuple((x / scale, y / scale) for x, y in m.corners))
+            for m in self.detector.detect(np.asarray(small, np.uint8))
+        ]
+
+    def scan(self, image: Image, game: str | None = None) -> Observation:
+        stages: dict[str, float] = {}
+        clock = time.perf_counter
+        if image.ndim != 3 or min(image.shape[:2]) < MIN_SIDE:
+            return Observation((), (), (), {})
+        start = clock()
+        image = self._correct(image)
+        stages["undistort"] = (clock() - start) * 1000
+        start = clock()
+        markers = self._detect(image)
+        stages["markers"] = (clock() - start) * 1000
+        start = clock()
+        registration = register(markers, self.index)
+        boards = [
+            b
+            for b in registration.boards
+            if (b.layout.game, b.layout.kind) in READ_KINDS
+            and (game is None or b.layout.game == game)
+        ]
+        read = [self._read_board(image, board, registration.pieces) for board in boards]
+        observations = _merge_paintings(read) + [o for o in read if o.game != "paintings"]
+        observations.sort(key=lambda o: (o.game, o.player or 0, o.boards))
+        stages["read"] = (clock() - start) * 1000
+        return Observation(tuple(observations), tuple(markers), registration.unknown_ids, stages)
+
+    def _read_board(
+        self, image: Image, board: Sighting, pieces: Sequence[Sighting]
+    ) -> BoardObservation:
+        layout = board.layout
+        problems: list[str] = []
+        if board.error_px > MAX_FIT_ERROR_PX:
+            problems.append(
+                f"board {layout.key}: its markers disagree by {board.error_px:.1f} px "
+                "(bent, or a marker misread)"
+            )
+        face = rectify(image, board)
+        on_board = [piece_on_board(p, board) for p in pieces]
+        ctx = BoardContext(image, board, face, white_of(face, layout), on_board)
+        position: dict[str, Any]
+        if layout.game == "colorfield":
+            position = self.colorfield.read(ctx)
+        elif layout.game == "isle":
+            position = self.isle.read(ctx)
+        elif layout.game == "pigments":
+            position = self.pigments.read(ctx)
+        else:
+            position = {"cards": self.paintings.read(ctx), "painting": layout.content["painting"]}
+        problems += [r.problem for r in ctx.reads if r.problem]
+        problems += [
+            f"{r.component}: low confidence ({r.confidence:.2f})"
+            for r in ctx.reads
+            if not r.problem and r.confidence < MIN_CONFIDENCE
+        ]
+        seen = REGISTRATION_CONFIDENCE.get(len(board.marker_ids), 0.0)
+        confidence = seen * min([r.confidence for r in ctx.reads] or [1.0])
+        return BoardObservation(
+            layout.game,
+            layout.seat,
+            (layout.key,),
+            position,
+            confidence,
+            tuple(problems),
+            tuple(ctx.reads),
+        )
+
+
+def _merge_paintings(read: Sequence[BoardObservation]) -> list[BoardObservation]:
+    """A player's mats, one per painting, become one Paintings observation."""
+    seats: dict[int | None, list[BoardObservation]] = {}
+    for obs in read:
+        if obs.game == "paintings":
+            seats.setdefault(obs.player, []).append(obs)
+    merged = []
+    for seat, mats in seats.items():
+        mats.sort(key=lambda m: int(m.position["painting"]))
+        merged.append(
+            BoardObservation(
+                "paintings",
+                seat,
+                tuple(k for m in mats for k in m.boards),
+                {"game": "paintings", "paintings": [m.position["cards"] for m in mats]},
+                min(m.confidence for m in mats),
+                tuple(p for m in mats for p in m.problems),
+                tuple(r for m in mats for r in m.components),
+            )
+        )
+    return merged
