@@ -22,6 +22,15 @@ examples:
   atelier calibrate camera photos/*.jpg --charuco 5x7 --square 40 --marker 20 --dict 6X6_250
 """
 
+COLOR_HELP = """\
+Fit a colour correction from a photo of the colour reference card ('atelier print calibration'),
+lying flat on the table under the light you play in, and save it into the calibration profile.
+Prints the patches used and the mean colour error (Delta E) before and after.
+
+example:
+  atelier calibrate color card.jpg --profile kitchen.json
+"""
+
 DEFAULT_PROFILE = Path("atelier-calibration.json")
 
 
@@ -29,7 +38,7 @@ def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "calibrate",
         help="calibrate a camera (intrinsics, colour)",
-        description="Calibrate a camera: 'camera' for lens intrinsics.",
+        description="Calibrate a camera: 'camera' for lens intrinsics, 'color' for colours.",
     )
     kinds = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
     camera = kinds.add_parser(
@@ -54,6 +63,22 @@ def register(commands: Any) -> None:
     )
     camera.add_argument("--name", help="the profile's name (default: the file's stem)")
     camera.set_defaults(run=run_camera)
+    colour = kinds.add_parser(
+        "color",
+        help="colour correction from a photo of the printed reference card",
+        description=COLOR_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    colour.add_argument("image", type=Path, metavar="IMAGE")
+    colour.add_argument(
+        "--profile",
+        type=Path,
+        default=DEFAULT_PROFILE,
+        metavar="FILE",
+        help=f"profile to save into (default {DEFAULT_PROFILE})",
+    )
+    colour.add_argument("--name", help="the profile's name (default: the file's stem)")
+    colour.set_defaults(run=run_color)
 
 
 def _grid(text: str, option: str) -> tuple[int, int]:
@@ -68,7 +93,7 @@ def run_camera(args: argparse.Namespace) -> int:
     from calibration.camera import calibrate
     from calibration.errors import CalibrationError
     from calibration.patterns import Pattern, find_pattern
-    from calibration.profile import CameraSection, Profile, load_profile, save_profile
+    from calibration.profile import CameraSection, Profile, save_profile
     from vision.images import read_image
 
     try:
@@ -80,12 +105,7 @@ def run_camera(args: argparse.Namespace) -> int:
             dictionary = args.dict.upper()
             dictionary = dictionary if dictionary.startswith("DICT_") else f"DICT_{dictionary}"
             pattern = Pattern("charuco", cols, rows, args.square, args.marker, dictionary)
-        existing = None
-        if args.profile.exists():
-            try:
-                existing = load_profile(args.profile)
-            except CalibrationError as exc:
-                raise SourceError(str(args.profile), f"{exc} (fix or remove it first)") from None
+        existing = _existing_profile(args.profile)
         views = []
         for number, path in enumerate(args.images, 1):
             if sys.stderr.isatty():
@@ -109,6 +129,58 @@ def run_camera(args: argparse.Namespace) -> int:
     print(
         f"{result.views_used} views, RMS {result.rms:.3f} px, horizontal field of view "
         f"{fov:.1f} degrees; saved to {args.profile}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _existing_profile(path: Path) -> Any:
+    from calibration.errors import CalibrationError
+    from calibration.profile import load_profile
+
+    if not path.exists():
+        return None
+    try:
+        return load_profile(path)
+    except CalibrationError as exc:
+        raise SourceError(str(path), f"{exc} (fix or remove it first)") from None
+
+
+def run_color(args: argparse.Namespace) -> int:
+    from calibration.colour import fit_correction
+    from calibration.errors import CalibrationError
+    from calibration.profile import Profile, save_profile
+    from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, predefined_dictionary
+    from vision.images import read_image
+    from vision.layout.catalogue import marker_index
+    from vision.scan.reference import find_reference, read_patches
+    from vision.scan.registration import register
+
+    existing = _existing_profile(args.profile)
+    image = read_image(args.image)
+    markers = MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY)).detect(image)
+    card = find_reference(register(markers, marker_index()).boards)
+    if card is None:
+        raise SourceError(
+            str(args.image),
+            "no colour reference card found (print it with 'atelier print calibration')",
+        )
+    patches = read_patches(image, card)
+    try:
+        correction = fit_correction(patches.measured_rgb, patches.printed_rgb)
+    except CalibrationError as exc:
+        raise SourceError(str(args.image), f"{exc}: is the whole card in the photo?") from None
+    profile = existing or Profile(args.name or args.profile.stem)
+    try:
+        save_profile(profile.with_color(correction.to_json()), args.profile)
+    except OSError as exc:
+        raise SourceError(str(args.profile), exc.strerror or str(exc)) from None
+    out = correction.to_json() | {"patches_used": list(patches.names), "profile": str(args.profile)}
+    json.dump(out, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    print(
+        f"{correction.fitted_on} patches; mean Delta E {correction.error_before:.1f} before, "
+        f"{correction.error_after:.1f} after; saved to {args.profile}",
         file=sys.stderr,
     )
     return 0

@@ -85,28 +85,31 @@ def run(args: argparse.Namespace) -> int:
         conditions=parse_conditions(args.conditions) if args.conditions else None,
     )
     # Imported here so that commands without vision never load OpenCV.
+    from calibration.colour import ColourCorrection
     from calibration.errors import CalibrationError
     from calibration.profile import load_profile
     from vision.images import read_image
     from vision.scan.scanner import Scanner
 
-    camera = None
+    camera, colour = None, None
     if args.calibration is not None:
         try:
             profile = load_profile(args.calibration)
+            if profile.color is not None:
+                colour = ColourCorrection.from_json(profile.color)
         except CalibrationError as exc:
             raise SourceError(str(args.calibration), exc) from None
-        if profile.camera is None:
-            raise SourceError(str(args.calibration), "the profile has no camera calibration")
-        camera = profile.camera.model
+        if profile.camera is not None:
+            camera = profile.camera.model
     image = read_image(args.image)
-    observation = Scanner(camera).scan(image, args.game)
+    observation = Scanner(camera, colour).scan(image, args.game)
     boards = [score_observation(b, options) for b in observation.boards]
     out = {
         "boards": [b.to_json() for b in boards],
         "timing_ms": round(observation.total_ms, 2),
         "stages_ms": {k: round(v, 2) for k, v in observation.stages_ms.items()},
         "markers_seen": len(observation.markers),
+        "colour": observation.colour_source,
     }
     json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration.colour import ColourCorrection
 from vision.layout.inks import RGB
 
 Lab = NDArray[np.float32]
@@ -35,23 +36,29 @@ def rgb_to_lab(rgb: RGB) -> Lab:
 
 @dataclass(frozen=True)
 class WhiteBalance:
-    """Per-channel gains (B, G, R) that make the measured white read as white."""
+    """A colour correction from calibration (if any), then per-channel gains (B, G, R) that make
+    the board's measured white read as white."""
 
     gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    correction: ColourCorrection | None = None
 
     @staticmethod
-    def from_white(pixels: NDArray[np.uint8]) -> WhiteBalance:
+    def from_white(
+        pixels: NDArray[np.uint8], correction: ColourCorrection | None = None
+    ) -> WhiteBalance:
         if len(pixels) < 10:
-            return WhiteBalance()
+            return WhiteBalance(correction=correction)
         # The brightest half: black marker cells bleeding into the ring must not count.
         brightness = pixels.astype(np.float32).sum(axis=1)
-        bright = pixels[brightness >= np.median(brightness)].astype(np.float32)
-        white = np.maximum(bright.mean(axis=0), 1.0)
+        bright = pixels[brightness >= np.median(brightness)]
+        corrected = correction.apply_bgr(bright) if correction else bright.astype(np.float32)
+        white = np.maximum(corrected.mean(axis=0), 1.0)
         gains = 245.0 / white
-        return WhiteBalance((float(gains[0]), float(gains[1]), float(gains[2])))
+        return WhiteBalance((float(gains[0]), float(gains[1]), float(gains[2])), correction)
 
     def apply(self, pixels: NDArray[np.uint8]) -> NDArray[np.float32]:
-        return np.clip(pixels.astype(np.float32) * np.array(self.gains, np.float32), 0, 255)
+        base = self.correction.apply_bgr(pixels) if self.correction else pixels.astype(np.float32)
+        return np.clip(base * np.array(self.gains, np.float32), 0, 255)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from calibration.colour import ColourCorrection
 from companion.observation import ComponentRead
 from vision.images import Image
 from vision.layout.geometry import Rect, Shape, bounds
@@ -69,7 +70,9 @@ def piece_on_board(piece: Sighting, board: Sighting) -> PieceOnBoard:
     return PieceOnBoard(piece, (float(centre[0]), float(centre[1])), turns, skew)
 
 
-def white_of(face: Rectified, board: Layout) -> WhiteBalance:
+def white_of(
+    face: Rectified, board: Layout, correction: ColourCorrection | None = None
+) -> WhiteBalance:
     """The white balance from the quiet rings of the board's markers that the camera saw."""
     rings = []
     for marker in board.markers:
@@ -82,4 +85,4 @@ def white_of(face: Rectified, board: Layout) -> WhiteBalance:
         ):
             rings.append(face.pixels(strip.inset(0.4)))
     pixels = np.concatenate(rings) if rings else np.zeros((0, 3), np.uint8)
-    return WhiteBalance.from_white(pixels)
+    return WhiteBalance.from_white(pixels, correction)

@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 
 from calibration.camera import CameraModel
+from calibration.colour import ColourCorrection, fit_correction
+from calibration.errors import CalibrationError
 from companion.errors import AtelierError
 from companion.observation import BoardObservation
 from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefined_dictionary
@@ -27,6 +29,7 @@ from vision.scan.readers.isle import IsleReader
 from vision.scan.readers.paintings import PaintingsReader
 from vision.scan.readers.pigments import PigmentsReader
 from vision.scan.rectify import rectify
+from vision.scan.reference import find_reference, read_patches
 from vision.scan.registration import Sighting, register
 
 MAX_DETECT_SIDE = 4000  # larger photos are searched for markers at this size, then read in full
@@ -50,6 +53,7 @@ class Observation:
     markers: tuple[Marker, ...]
     unknown_ids: tuple[int, ...]  # markers of our family that no printed component carries
     stages_ms: Mapping[str, float]
+    colour_source: str = "white balance only"  # or "profile", "reference card"
 
     @property
     def total_ms(self) -> float:
@@ -59,10 +63,13 @@ class Observation:
 class Scanner:
     """Reads every Atelier board in a photo."""
 
-    def __init__(self, camera: CameraModel | None = None) -> None:
+    def __init__(
+        self, camera: CameraModel | None = None, colour: ColourCorrection | None = None
+    ) -> None:
         self.detector = MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY))
         self.index = marker_index()
         self.camera = camera
+        self.colour = colour
         self._undistort: dict[tuple[int, int], tuple[Any, Any]] = {}
         self.colorfield = ColorFieldReader()
         self.isle = IsleReader()
@@ -111,20 +118,42 @@ class Scanner:
         stages["markers"] = (clock() - start) * 1000
         start = clock()
         registration = register(markers, self.index)
+        correction, colour_source = self._colour_for(image, registration.boards)
         boards = [
             b
             for b in registration.boards
             if (b.layout.game, b.layout.kind) in READ_KINDS
             and (game is None or b.layout.game == game)
         ]
-        read = [self._read_board(image, board, registration.pieces) for board in boards]
+        read = [self._read_board(image, board, registration.pieces, correction) for board in boards]
         observations = _merge_paintings(read) + [o for o in read if o.game != "paintings"]
         observations.sort(key=lambda o: (o.game, o.player or 0, o.boards))
         stages["read"] = (clock() - start) * 1000
-        return Observation(tuple(observations), tuple(markers), registration.unknown_ids, stages)
+        return Observation(
+            tuple(observations), tuple(markers), registration.unknown_ids, stages, colour_source
+        )
+
+    def _colour_for(
+        self, image: Image, boards: Sequence[Sighting]
+    ) -> tuple[ColourCorrection | None, str]:
+        """A reference card in the frame recalibrates colour for this frame; else the profile's."""
+        card = find_reference(boards)
+        if card is not None:
+            patches = read_patches(image, card)
+            try:
+                return fit_correction(patches.measured_rgb, patches.printed_rgb), "reference card"
+            except CalibrationError:
+                pass  # too little of the card in view: fall back to the profile
+        if self.colour is not None:
+            return self.colour, "profile"
+        return None, "white balance only"
 
     def _read_board(
-        self, image: Image, board: Sighting, pieces: Sequence[Sighting]
+        self,
+        image: Image,
+        board: Sighting,
+        pieces: Sequence[Sighting],
+        correction: ColourCorrection | None,
     ) -> BoardObservation:
         layout = board.layout
         problems: list[str] = []
@@ -135,7 +164,7 @@ class Scanner:
             )
         face = rectify(image, board)
         on_board = [piece_on_board(p, board) for p in pieces]
-        ctx = BoardContext(image, board, face, white_of(face, layout), on_board)
+        ctx = BoardContext(image, board, face, white_of(face, layout, correction), on_board)
         position: dict[str, Any]
         if layout.game == "colorfield":
             position = self.colorfield.read(ctx)

@@ -1,0 +1,88 @@
+"""Colour calibration from the printed reference card: a cast photo is corrected."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.colour import ColourCorrection, fit_correction, linear_to_srgb, srgb_to_linear
+from calibration.errors import CalibrationError
+from tests.cli import assert_user_error, atelier
+from vision.draw import draw_layout
+from vision.images import Image
+from vision.layout.catalogue import layouts
+from vision.layout.inks import INKS
+
+WARM_LAMP = np.array([1.0, 0.78, 0.52])  # linear R, G, B gains of a 2700 K-ish bulb
+
+
+def cast(bgr: Image, gains: np.ndarray, exposure: float = 1.0) -> Image:
+    linear = srgb_to_linear(bgr[..., ::-1].astype(np.float64)) * gains * exposure
+    return np.asarray(np.round(linear_to_srgb(linear))[..., ::-1], np.uint8)
+
+
+def card_photo(gains: np.ndarray, exposure: float = 1.0) -> Image:
+    (card,) = layouts("calibration")
+    face = draw_layout(card, 3.0)
+    frame = np.full((900, 1200, 3), (80, 100, 120), np.uint8)
+    frame[200 : 200 + face.shape[0], 200 : 200 + face.shape[1]] = face
+    return cast(frame, gains, exposure)
+
+
+def test_fit_undoes_a_warm_cast_on_the_inks() -> None:
+    printed = np.array(list(INKS.values()), np.float64)
+    seen = linear_to_srgb(srgb_to_linear(printed) * WARM_LAMP * 0.8)
+    correction = fit_correction(seen, printed)
+    assert correction.error_before > 10
+    assert correction.error_after < 2.0
+    back = correction.apply_bgr(seen[:, ::-1].astype(np.float32))[:, ::-1]
+    assert np.abs(back - printed).max() < 12
+
+
+def test_too_few_patches_are_refused() -> None:
+    with pytest.raises(CalibrationError, match="at least 8"):
+        fit_correction(np.zeros((3, 3)), np.zeros((3, 3)))
+
+
+def test_cli_calibrates_colour_from_a_photo_of_the_card(tmp_path: Path) -> None:
+    photo = tmp_path / "card.png"
+    cv2.imwrite(str(photo), card_photo(WARM_LAMP, exposure=0.7))
+    profile = tmp_path / "p.json"
+    run = atelier("calibrate", "color", photo, "--profile", profile)
+    assert run.status == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["patches"] == len(INKS)
+    assert data["delta_e_before"] > 10 > 3 > data["delta_e_after"]
+    saved = json.loads(profile.read_text())
+    correction = ColourCorrection.from_json(saved["color"])
+    assert correction.fitted_on == len(INKS)
+
+
+def test_cli_without_a_card(tmp_path: Path) -> None:
+    photo = tmp_path / "empty.png"
+    cv2.imwrite(str(photo), np.full((400, 400, 3), 128, np.uint8))
+    assert_user_error(
+        atelier("calibrate", "color", photo, "--profile", tmp_path / "p.json"),
+        "empty.png: no colour reference card found",
+    )
+    assert not (tmp_path / "p.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ({"method": "magic"}, "color.method: 'magic' is not supported"),
+        ({"method": "affine-linear-rgb", "matrix": [[1, 0, 0]]}, "color.matrix: expected 3 rows"),
+        (
+            {"method": "affine-linear-rgb", "matrix": [[1, 0, 0, 0]] * 3, "patches": 2},
+            "color.patches",
+        ),
+    ],
+)
+def test_corrupt_colour_sections_are_refused(section: dict[str, object], message: str) -> None:
+    with pytest.raises(CalibrationError, match=message.replace(".", r"\.")):
+        ColourCorrection.from_json(section)
