@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from companion import __version__
-from companion.cli import bench, calibrate, markers, pigments, print_cmd, scan, score
+from companion.cli import bench, calibrate, led, markers, pigments, print_cmd, render, scan, score
 from companion.errors import AtelierError
 
 EXAMPLES = """\
@@ -22,6 +22,7 @@ examples:
   atelier score --explain position.json  also print the breakdown for people (stderr)
   cat position.json | atelier score -    read the position from standard input
   atelier markers photo.jpg              list the fiducial markers in a photo
+  atelier render pos.json -o table.jpg   a photo of a position, with its truth
   atelier print colorfield -o sheets/    print-and-play sheets, PNG and PDF
   atelier bench rules                    measure the rules engines
 """
@@ -47,9 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.register(commands)
     pigments.register(commands)
     markers.register(commands)
+    render.register(commands)
     print_cmd.register(commands)
     calibrate.register(commands)
     scan.register(commands)
+    led.register(commands)
     return parser
 
 

@@ -1,0 +1,135 @@
+"""Rendering a table plan as a photo, with its truth.
+
+One seed decides everything: each stage (layout on the table, camera, table top, light, the
+players' hands, occluders, sensor) draws from its own generator seeded by the seed and the stage,
+so the same seed gives the same bytes, and a change to one stage leaves the others as they were.
+The scene is composed once in table space and warped once through the camera.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.draw import draw_layout
+from vision.images import Image
+from vision.layout.model import Layout
+from vision.render.arrange import arrange
+from vision.render.camera import Camera, choose_camera
+from vision.render.compose import Shading, compose
+from vision.render.envelope import Difficulty, envelope
+from vision.render.marks import choose_hand, colour_cells
+from vision.render.occluders import choose_occluders, draw_occluders
+from vision.render.photo import choose_lighting, choose_sensor, expose, jpeg, light
+from vision.render.plan import TablePlan
+from vision.render.scene import Placed, Scene
+from vision.render.table import choose_table, texture
+from vision.render.truth import truth
+from vision.render.warp import photograph, table_map
+
+DEFAULT_SIZE = (1920, 1080)
+STAGES = ("arrange", "camera", "table", "light", "hands", "marks", "occluders", "sensor", "noise")
+OVERSAMPLE = 1.25  # canvas pixels per image pixel where the camera sees the table closest
+CANVAS_PPM = (2.0, 6.0)
+
+Draw = Callable[[Layout, float], Image]
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    seed: int
+    difficulty: Difficulty = Difficulty.MEDIUM
+    size: tuple[int, int] = DEFAULT_SIZE
+
+
+@dataclass(frozen=True)
+class Rendering:
+    image: Image  # the photo as stored: JPEG artefacts included
+    jpeg: bytes
+    truth: dict[str, Any]
+
+
+def _rng(seed: int, stage: str, *more: int) -> np.random.Generator:
+    return np.random.default_rng([seed, STAGES.index(stage), *more])
+
+
+def canvas_ppm(scene: Scene, camera: Camera) -> float:
+    """Canvas resolution: a little finer than the image where the table is seen largest, in
+    half-pixel steps so faces drawn for one frame serve the next."""
+    largest = 0.0
+    for placed in scene.components:
+        mm = placed.outline()
+        px = camera.project(mm)
+        edges_mm = np.linalg.norm(np.roll(mm, -1, axis=0) - mm, axis=1)
+        edges_px = np.linalg.norm(np.roll(px, -1, axis=0) - px, axis=1)
+        largest = max(largest, float((edges_px / edges_mm).max()))
+    ppm = math.ceil(2 * OVERSAMPLE * largest) / 2
+    return min(CANVAS_PPM[1], max(CANVAS_PPM[0], ppm))
+
+
+class Renderer:
+    """Renders plans into photos; keeps the component faces it has drawn, so rendering many
+    frames (a benchmark, a test suite) draws each face once per resolution."""
+
+    def __init__(self, draw: Draw = draw_layout) -> None:
+        self._draw = draw
+        self._faces: dict[tuple[str, float], Image] = {}
+
+    def _face(self, layout: Layout, ppm: float) -> Image:
+        key = (layout.key, ppm)
+        if key not in self._faces:
+            self._faces[key] = self._draw(layout, ppm)
+        return self._faces[key]
+
+    def render(self, plan: TablePlan, options: RenderOptions) -> Rendering:
+        seed = options.seed
+        env = envelope(options.difficulty)
+        scene = arrange(plan, env, _rng(seed, "arrange"))
+        camera, framed = choose_camera(scene, env, options.size, _rng(seed, "camera"))
+        ppm = canvas_ppm(scene, camera)
+        lighting = choose_lighting(env, _rng(seed, "light"))
+        shading = Shading(lighting.light_deg, lighting.shadow_strength, lighting.shadow_softness_mm)
+        hand_rng = _rng(seed, "hands")
+        hands = {b.layout.key: choose_hand(hand_rng) for b in scene.boards if b.fills}
+
+        def face(placed: Placed) -> Image:
+            drawn = self._face(placed.layout, ppm)
+            if not placed.fills:
+                return drawn
+            index = scene.boards.index(placed)
+            hand = hands[placed.layout.key]
+            marks = _rng(seed, "marks", index)
+            return colour_cells(drawn, placed.layout, placed.fills, ppm, hand, marks)
+
+        canvas = compose(scene, ppm, face, shading)
+        table_rng = _rng(seed, "table")
+        top = choose_table(table_rng)
+        seen = table_map(camera)
+        frame = photograph(canvas, texture(top, table_rng), seen)
+        occluders = choose_occluders(scene, _rng(seed, "occluders")) if env.occluders else ()
+        silhouette = draw_occluders(frame, camera, occluders, lighting)
+        frame = light(frame, seen, scene.extent(), lighting)
+        sensor = choose_sensor(env, _rng(seed, "sensor"))
+        data = jpeg(expose(frame, sensor, _rng(seed, "noise")), sensor.jpeg_quality)
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        parameters = {
+            "seed": seed,
+            "difficulty": options.difficulty.value,
+            "envelope": dataclasses.asdict(env),
+            # False when no camera in the envelope frames this table (too large for it).
+            "within_envelope": framed,
+            "canvas_px_per_mm": ppm,
+            "table": top.to_json(),
+            "lighting": lighting.to_json(),
+            "sensor": sensor.to_json(),
+            "hands": {key: hand.to_json() for key, hand in hands.items()},
+            "occluders": [o.to_json() for o in occluders],
+        }
+        facts = truth(plan.positions, scene, camera, silhouette, parameters)
+        return Rendering(np.asarray(image, np.uint8), data, facts)
