@@ -28,8 +28,18 @@ def register(commands: Any) -> None:
     )
     parser.add_argument(
         "suite",
-        choices=("rules", "markers"),
-        help="rules: the rules engines; markers: the fiducial family study",
+        choices=("rules", "markers", "vision"),
+        help="rules: the rules engines; markers: the fiducial family study; "
+        "vision: scanning rendered boards with known truth",
+    )
+    parser.add_argument(
+        "--boards", type=int, default=20, help="vision: boards per game and difficulty"
+    )
+    parser.add_argument(
+        "--difficulty",
+        choices=("easy", "medium", "hard", "all"),
+        default="all",
+        help="vision: which renders (default all)",
     )
     parser.add_argument(
         "--scenes", type=int, default=4, help="markers: scenes per condition (default 4)"
@@ -50,6 +60,8 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.suite == "markers":
         return run_markers(args)
+    if args.suite == "vision":
+        return run_vision(args)
     if not 0.01 <= args.seconds <= 600:
         raise AtelierError(f"--seconds: {args.seconds} is out of range (0.01..600)")
     results = run_rules_bench(seconds=args.seconds, seed=args.seed)
@@ -101,5 +113,39 @@ def run_markers(args: argparse.Namespace) -> int:
         "why": why,
     }
     json.dump(out, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def run_vision(args: argparse.Namespace) -> int:
+    if not 1 <= args.boards <= 10000:
+        raise AtelierError(f"--boards: {args.boards} is out of range (1..10000)")
+    from vision.benchmark import GAMES, run_vision_bench
+    from vision.render.envelope import Difficulty
+
+    levels = list(Difficulty) if args.difficulty == "all" else [Difficulty(args.difficulty)]
+    tty = sys.stderr.isatty()
+
+    def progress(step: str) -> None:
+        if tty:
+            print(f"\r{step:<40}", end="", file=sys.stderr, flush=True)
+
+    results = run_vision_bench(GAMES, levels, args.boards, args.seed, progress)
+    if tty:
+        print(file=sys.stderr)
+    print(
+        f"{'difficulty':<10} {'game':<11} {'boards':>6} {'exact':>7} {'wrong':>5} {'abstain':>7} "
+        f"{'comp.err':>8} {'scan ms':>8} {'p95':>6} {'x detect':>8}",
+        file=sys.stderr,
+    )
+    for row in results["rows"]:
+        print(
+            f"{row['difficulty']:<10} {row['game']:<11} {row['boards']:>6} "
+            f"{row['exact_rate']:>7.1%} {row['confident_wrong']:>5} {row['abstained']:>7} "
+            f"{row['component_error_rate']:>8.2%} {row['scan_ms_median']:>8.1f} "
+            f"{row['scan_ms_p95']:>6.1f} {row['scan_to_detect']:>8.2f}",
+            file=sys.stderr,
+        )
+    json.dump(results, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0

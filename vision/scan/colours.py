@@ -37,33 +37,60 @@ def rgb_to_lab(rgb: RGB) -> Lab:
 @dataclass(frozen=True)
 class WhiteBalance:
     """A colour correction from calibration (if any), then per-channel gains (B, G, R) that make
-    the board's measured white read as white."""
+    the board's white read as white. Light falls unevenly across a table, so the gains may vary
+    across the board: ``field`` holds, per channel, gain = a + b * x + c * y (x, y in mm)."""
 
-    gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    field: tuple[tuple[float, float, float], ...] = ((1.0, 0.0, 0.0),) * 3
     correction: ColourCorrection | None = None
 
     @staticmethod
-    def from_white(
-        pixels: NDArray[np.uint8], correction: ColourCorrection | None = None
-    ) -> WhiteBalance:
+    def white_of(
+        pixels: NDArray[np.uint8], correction: ColourCorrection | None
+    ) -> NDArray[np.float32] | None:
+        """The mean white of a patch of white paper (None when too little was seen)."""
         if len(pixels) < 10:
-            return WhiteBalance(correction=correction)
+            return None
         # The brightest half: black marker cells bleeding into the ring must not count.
         brightness = pixels.astype(np.float32).sum(axis=1)
         bright = pixels[brightness >= np.median(brightness)]
         corrected = correction.apply_bgr(bright) if correction else bright.astype(np.float32)
-        white = np.maximum(corrected.mean(axis=0), 1.0)
-        gains = 245.0 / white
-        return WhiteBalance((float(gains[0]), float(gains[1]), float(gains[2])), correction)
+        return np.asarray(np.maximum(corrected.mean(axis=0), 1.0), np.float32)
 
-    def apply(self, pixels: NDArray[np.uint8]) -> NDArray[np.float32]:
+    @staticmethod
+    def from_whites(
+        whites: list[tuple[float, float, NDArray[np.float32]]],
+        correction: ColourCorrection | None = None,
+    ) -> WhiteBalance:
+        """Gains from whites measured at (x, y) mm: a plane through three or more, else a mean."""
+        if not whites:
+            return WhiteBalance(correction=correction)
+        gains = np.array([245.0 / w for _, _, w in whites], np.float64)  # n x 3
+        if len(whites) >= 3:
+            design = np.array([[1.0, x, y] for x, y, _ in whites])
+            plane, *_ = np.linalg.lstsq(design, gains, rcond=None)  # 3 x 3: [a, b, c] x channel
+            rows = tuple(
+                (float(plane[0, k]), float(plane[1, k]), float(plane[2, k])) for k in range(3)
+            )
+        else:
+            mean = gains.mean(axis=0)
+            rows = tuple((float(mean[k]), 0.0, 0.0) for k in range(3))
+        return WhiteBalance(rows, correction)
+
+    def gains_at(self, x: float, y: float) -> NDArray[np.float32]:
+        return np.array([a + b * x + c * y for a, b, c in self.field], np.float32)
+
+    def apply(
+        self, pixels: NDArray[np.uint8], at: tuple[float, float] = (0.0, 0.0)
+    ) -> NDArray[np.float32]:
+        """Correct pixels lying around ``at`` (mm on the board)."""
         base = self.correction.apply_bgr(pixels) if self.correction else pixels.astype(np.float32)
-        return np.clip(base * np.array(self.gains, np.float32), 0, 255)
+        return np.asarray(np.clip(base * self.gains_at(*at), 0, 255), np.float32)
 
 
 @dataclass(frozen=True)
 class ColourMatch:
     name: str | None  # None: no reference within the reject threshold
+    nearest: str | None  # the closest reference, accepted or not
     delta_e: float  # distance to the closest reference
     runner_up: str | None
     margin: float  # how much further the second closest is (a confidence)
@@ -93,13 +120,15 @@ class ColourClassifier:
     def classify(self, pixels: NDArray[np.float32] | NDArray[np.uint8]) -> ColourMatch:
         """The colour of a patch: its median in Lab against the references."""
         if len(pixels) == 0:
-            return ColourMatch(None, float("inf"), None, 0.0)
+            return ColourMatch(None, None, float("inf"), None, 0.0)
         lab = np.median(to_lab(pixels), axis=0, keepdims=True).astype(np.float32)
         d = self.distances(lab)[0]
         order = np.argsort(d)
         best, second = int(order[0]), int(order[1]) if len(order) > 1 else int(order[0])
         name = self.names[best] if d[best] <= self.reject_delta_e else None
-        return ColourMatch(name, float(d[best]), self.names[second], float(d[second] - d[best]))
+        return ColourMatch(
+            name, self.names[best], float(d[best]), self.names[second], float(d[second] - d[best])
+        )
 
     def shares(self, pixels: NDArray[np.float32] | NDArray[np.uint8]) -> dict[str, float]:
         """The share of pixels nearest each reference (within the reject threshold)."""

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import NDArray
 
 from calibration.colour import ColourCorrection
 from companion.observation import ComponentRead
@@ -53,6 +54,11 @@ class BoardContext:
             and box.y <= p.centre[1] <= box.y + box.h
         ]
 
+    def colours(self, shape: Shape, shrink: float = 1.0) -> NDArray[np.float32]:
+        """The seen pixels of ``shape``, colour-corrected and white-balanced for where it lies."""
+        box = bounds(shape)
+        return self.balance.apply(self.face.pixels(shape, shrink), box.centre)
+
     def record(self, read: ComponentRead) -> ComponentRead:
         self.reads.append(read)
         return read
@@ -73,16 +79,20 @@ def piece_on_board(piece: Sighting, board: Sighting) -> PieceOnBoard:
 def white_of(
     face: Rectified, board: Layout, correction: ColourCorrection | None = None
 ) -> WhiteBalance:
-    """The white balance from the quiet rings of the board's markers that the camera saw."""
-    rings = []
+    """The white balance from the quiet rings of the board's markers that the camera saw: one
+    white per marker, so light that falls unevenly across the board is followed."""
+    whites = []
     for marker in board.markers:
         outer = marker.rect.inset(-QUIET_MM)
-        for strip in (
+        strips = (
             Rect(outer.x, outer.y, outer.w, QUIET_MM),
             Rect(outer.x, marker.rect.y + marker.rect.h, outer.w, QUIET_MM),
             Rect(outer.x, marker.rect.y, QUIET_MM, marker.rect.h),
             Rect(marker.rect.x + marker.rect.w, marker.rect.y, QUIET_MM, marker.rect.h),
-        ):
-            rings.append(face.pixels(strip.inset(0.4)))
-    pixels = np.concatenate(rings) if rings else np.zeros((0, 3), np.uint8)
-    return WhiteBalance.from_white(pixels, correction)
+        )
+        pixels = np.concatenate([face.pixels(strip.inset(0.4)) for strip in strips])
+        white = WhiteBalance.white_of(pixels, correction)
+        if white is not None:
+            cx, cy = marker.rect.centre
+            whites.append((cx, cy, white))
+    return WhiteBalance.from_whites(whites, correction)

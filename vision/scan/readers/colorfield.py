@@ -77,7 +77,7 @@ class ColorFieldReader:
             confirmed = 0
             mismatch = None
             for side, band in _edge_bands(piece.layout.size[0]).items():
-                seen = self.paints.classify(ctx.balance.apply(face.pixels(band)))
+                seen = self.paints.classify(ctx.balance.apply(face.pixels(band), piece.centre))
                 printed = tile.edges[side].colour.value
                 if seen.name is None:
                     continue

@@ -19,10 +19,10 @@ MIN_SEEN = 0.9  # a place less seen than this (out of the photo) is not read
 
 def bare_share(ctx: BoardContext, shape: Shape, ink: str, shrink: float = 0.8) -> float:
     """The share of ``shape`` that shows the board's own printed ``ink``."""
-    pixels = ctx.face.pixels(shape, shrink)
+    pixels = ctx.colours(shape, shrink)
     if len(pixels) == 0:
         return 0.0
-    lab = to_lab(ctx.balance.apply(pixels))
+    lab = to_lab(pixels)
     distance = np.sqrt(((lab - rgb_to_lab(INKS[ink])) ** 2).sum(axis=1))
     return float(np.mean(distance <= EMPTY_DELTA_E))
 

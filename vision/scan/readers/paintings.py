@@ -19,8 +19,10 @@ class PaintingsReader:
     def read(self, ctx: BoardContext) -> list[dict[str, Any]]:
         """The painting's three cards, each inline with its catalogue id, as far as read."""
         cards = []
-        for name in PLACES:
-            region = ctx.board.layout.region(name)
+        number = ctx.board.layout.content["painting"]
+        for place in PLACES:
+            region = ctx.board.layout.region(place)
+            name = f"painting {number} {place}"
             if ctx.face.coverage(region.shape) < MIN_SEEN:
                 ctx.record(Read(name, None, 0.0, f"{name}: outside the photo"))
                 continue

@@ -9,7 +9,13 @@ from vision.layout.boards import PAN_ORDER
 from vision.layout.inks import INKS
 from vision.scan.colours import ColourClassifier, subset
 from vision.scan.context import BoardContext
-from vision.scan.readers.common import CERTAIN, MIN_SEEN, single_piece
+from vision.scan.readers.common import (
+    CERTAIN,
+    EMPTY_SHARE,
+    MIN_SEEN,
+    bare_share,
+    single_piece,
+)
 
 CHIPS = ("Fe2O3", "FeO(OH)", "ultramarine", "TiO2", "binder")
 CHIP_REJECT_DELTA_E = 28.0
@@ -28,10 +34,13 @@ class PigmentsReader:
         if ctx.face.coverage(region.shape) < MIN_SEEN:
             ctx.record(Read(name, None, 0.0, f"{name}: outside the photo"))
             return None, False
-        match = self.colours.classify(ctx.balance.apply(ctx.face.pixels(region.shape, CHIP_CENTRE)))
+        match = self.colours.classify(ctx.colours(region.shape, CHIP_CENTRE))
         if match.name is None or match.margin < MIN_MARGIN:
-            guess = f"{match.name or match.runner_up}/{match.runner_up}"
-            ctx.record(Read(name, None, 0.0, f"{name}: ambiguous chip ({guess})"))
+            if match.name is None:
+                why = f"no chip colour (nearest {match.nearest}, Delta E {match.delta_e:.0f})"
+            else:
+                why = f"ambiguous chip ({match.nearest}/{match.runner_up})"
+            ctx.record(Read(name, None, 0.0, f"{name}: {why}"))
             return None, False
         chip = None if match.name == "well" else match.name
         confidence = min(0.99, 0.5 + match.margin / 40.0)
@@ -55,5 +64,12 @@ class PigmentsReader:
             elif piece is not None:
                 shade = str(piece.layout.content["shade"])
                 ctx.record(Read(place.name, shade, CERTAIN))
+            else:
+                empty = bare_share(ctx, place.shape, "paper")
+                if empty >= EMPTY_SHARE:
+                    ctx.record(Read(place.name, None, min(CERTAIN, empty)))
+                else:
+                    problem = f"{place.name}: covered, or a card whose marker cannot be read"
+                    ctx.record(Read(place.name, None, 0.0, problem))
             pans.append({"pan": size.value, "chips": chips, "shade": shade})
         return {"game": "pigments", "pans": pans}

@@ -1,0 +1,194 @@
+"""``atelier bench vision``: render boards of every game with known truth, scan them, and count.
+
+For each board: an exact read (every component right and no problem), a confident-wrong read (no
+problem reported, so it would be scored, but something differs from the truth: the failure that
+must never happen), or an abstention (problems reported, no score). Per component: how many of
+those read without a problem were wrong. Timing: the scan of each frame, and bare marker detection
+on the same frame, so the cost of reading is a ratio that holds across machines.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.content import isle as isle_content
+from companion.samples import random_position
+from vision.layout.boards import PAN_ORDER
+from vision.render.envelope import Difficulty
+from vision.render.placing import plan_table
+from vision.render.renderer import Renderer, RenderOptions
+from vision.scan.scanner import Scanner
+
+GAMES = ("colorfield", "paintings", "isle", "pigments")
+Values = dict[str, object]
+
+
+def _colorfield_truth(position: Mapping[str, Any]) -> Values:
+    return {
+        f"space {i}": None if s is None else {"tile": s["tile"], "rotation": s.get("rotation", 0)}
+        for i, s in enumerate(position["spaces"], 1)
+    }
+
+
+def _paintings_truth(position: Mapping[str, Any]) -> Values:
+    places = ("card bottom", "card middle", "card top")
+    return {
+        f"painting {p} {place}": card["card"]
+        for p, painting in enumerate(position["paintings"], 1)
+        for place, card in zip(places, painting, strict=True)
+    }
+
+
+def _isle_truth(position: Mapping[str, Any]) -> Values:
+    island = isle_content.default_content().islands[position.get("island", "default")]
+    filled = {(r, c): colour for r, c, colour in position["cells"]}
+    return {f"cell ({r},{c})": filled.get((r, c)) for r, c in island.cells}
+
+
+def _pigments_truth(position: Mapping[str, Any]) -> Values:
+    values: Values = {}
+    for (name, size), pan in zip(PAN_ORDER, position["pans"], strict=True):
+        chips = list(pan["chips"])
+        slots = [f"{name} window {i}" for i in range(1, size.windows + 1)]
+        slots += [f"{name} binder {i}" for i in range(1, size.binder_slots + 1)]
+        for k, slot in enumerate(slots):
+            values[slot] = chips[k] if k < len(chips) else None
+        values[f"shade {name}"] = pan["shade"]
+    return values
+
+
+TRUTH: Mapping[str, Callable[[Mapping[str, Any]], Values]] = {
+    "colorfield": _colorfield_truth,
+    "paintings": _paintings_truth,
+    "isle": _isle_truth,
+    "pigments": _pigments_truth,
+}
+
+
+@dataclass(frozen=True)
+class Trial:
+    game: str
+    difficulty: str
+    seed: int
+    outcome: str  # "exact", "confident-wrong", "abstained", "missed" (no board found)
+    components: int
+    wrong_components: int  # read without a problem, and wrong
+    scan_ms: float
+    detect_ms: float
+    problems: tuple[str, ...]
+
+
+def _value(read_value: object) -> object:
+    if isinstance(read_value, dict):
+        return {"tile": read_value.get("tile"), "rotation": read_value.get("rotation")}
+    return read_value
+
+
+def run_trial(
+    renderer: Renderer, scanner: Scanner, game: str, difficulty: Difficulty, seed: int
+) -> Trial:
+    position = random_position(game, random.Random(seed))
+    rendering = renderer.render(
+        plan_table(position, f"random {game}"), RenderOptions(seed, difficulty)
+    )
+    image = rendering.image
+    start = time.perf_counter()
+    scanner.detector.detect(image)
+    detect_ms = (time.perf_counter() - start) * 1000
+    observation = scanner.scan(image, game)
+    truth = TRUTH[game](position)
+    if not observation.boards:
+        return Trial(
+            game,
+            difficulty.value,
+            seed,
+            "missed",
+            len(truth),
+            0,
+            observation.total_ms,
+            detect_ms,
+            ("no board found",),
+        )
+    board = observation.boards[0]
+    unsure = {c.component for c in board.components if c.problem}
+    read = {c.component: _value(c.value) for c in board.components if not c.problem}
+    wrong = sum(1 for name, value in read.items() if name in truth and truth[name] != value)
+    missing = [name for name in truth if name not in read and name not in unsure]
+    if board.problems:
+        outcome = "abstained"
+    elif wrong or missing:
+        outcome = "confident-wrong"
+    else:
+        outcome = "exact"
+    return Trial(
+        game,
+        difficulty.value,
+        seed,
+        outcome,
+        len(truth),
+        wrong,
+        observation.total_ms,
+        detect_ms,
+        board.problems,
+    )
+
+
+def summarise(trials: Sequence[Trial]) -> dict[str, Any]:
+    n = len(trials)
+    scans = sorted(t.scan_ms for t in trials)
+    detects = sorted(t.detect_ms for t in trials)
+    components = sum(t.components for t in trials)
+    return {
+        "boards": n,
+        "exact": sum(t.outcome == "exact" for t in trials),
+        "exact_rate": round(sum(t.outcome == "exact" for t in trials) / n, 4) if n else 0.0,
+        "confident_wrong": sum(t.outcome == "confident-wrong" for t in trials),
+        "abstained": sum(t.outcome in ("abstained", "missed") for t in trials),
+        "component_error_rate": round(
+            sum(t.wrong_components for t in trials) / max(components, 1), 5
+        ),
+        "scan_ms_median": round(statistics.median(scans), 2) if n else 0.0,
+        "scan_ms_p95": round(scans[min(n - 1, int(0.95 * n))], 2) if n else 0.0,
+        "detect_ms_median": round(statistics.median(detects), 2) if n else 0.0,
+        "scan_to_detect": round(statistics.median(scans) / statistics.median(detects), 3)
+        if n
+        else 0.0,
+    }
+
+
+def run_vision_bench(
+    games: Sequence[str],
+    difficulties: Sequence[Difficulty],
+    boards: int,
+    seed: int,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    renderer, scanner = Renderer(), Scanner()
+    rows = []
+    all_trials: list[Trial] = []
+    for difficulty in difficulties:
+        for game in games:
+            trials = []
+            for k in range(boards):
+                trials.append(run_trial(renderer, scanner, game, difficulty, seed + k))
+                if progress:
+                    progress(f"{difficulty.value} {game} {k + 1}/{boards}")
+            all_trials += trials
+            rows.append({"difficulty": difficulty.value, "game": game, **summarise(trials)})
+    failures = [
+        {
+            "game": t.game,
+            "difficulty": t.difficulty,
+            "seed": t.seed,
+            "outcome": t.outcome,
+            "problems": list(t.problems[:3]),
+        }
+        for t in all_trials
+        if t.outcome != "exact"
+    ]
+    return {"suite": "vision", "rows": rows, "not_exact": failures[:50]}
