@@ -37,10 +37,11 @@ def rgb_to_lab(rgb: RGB) -> Lab:
 @dataclass(frozen=True)
 class WhiteBalance:
     """A colour correction from calibration (if any), then per-channel gains (B, G, R) that make
-    the board's white read as white. Light falls unevenly across a table, so the gains may vary
-    across the board: ``field`` holds, per channel, gain = a + b * x + c * y (x, y in mm)."""
+    the board's white read as white. Light falls unevenly across a table, so the gains follow it:
+    each white measured at a point (a marker's ring) pulls the gains near it, weighted by inverse
+    squared distance, so they never leave the range of what was measured."""
 
-    field: tuple[tuple[float, float, float], ...] = ((1.0, 0.0, 0.0),) * 3
+    whites: tuple[tuple[float, float, tuple[float, float, float]], ...] = ()  # x, y mm, gains
     correction: ColourCorrection | None = None
 
     @staticmethod
@@ -61,23 +62,21 @@ class WhiteBalance:
         whites: list[tuple[float, float, NDArray[np.float32]]],
         correction: ColourCorrection | None = None,
     ) -> WhiteBalance:
-        """Gains from whites measured at (x, y) mm: a plane through three or more, else a mean."""
-        if not whites:
-            return WhiteBalance(correction=correction)
-        gains = np.array([245.0 / w for _, _, w in whites], np.float64)  # n x 3
-        if len(whites) >= 3:
-            design = np.array([[1.0, x, y] for x, y, _ in whites])
-            plane, *_ = np.linalg.lstsq(design, gains, rcond=None)  # 3 x 3: [a, b, c] x channel
-            rows = tuple(
-                (float(plane[0, k]), float(plane[1, k]), float(plane[2, k])) for k in range(3)
-            )
-        else:
-            mean = gains.mean(axis=0)
-            rows = tuple((float(mean[k]), 0.0, 0.0) for k in range(3))
-        return WhiteBalance(rows, correction)
+        points = tuple(
+            (x, y, (float(245.0 / w[0]), float(245.0 / w[1]), float(245.0 / w[2])))
+            for x, y, w in whites
+        )
+        return WhiteBalance(points, correction)
 
     def gains_at(self, x: float, y: float) -> NDArray[np.float32]:
-        return np.array([a + b * x + c * y for a, b, c in self.field], np.float32)
+        if not self.whites:
+            return np.ones(3, np.float32)
+        # Softened by 25 mm so that a point beside one marker is not ruled by it alone.
+        weights = np.array(
+            [1.0 / ((x - wx) ** 2 + (y - wy) ** 2 + 625.0) for wx, wy, _ in self.whites]
+        )
+        gains = np.array([g for _, _, g in self.whites], np.float64)
+        return np.asarray(weights @ gains / weights.sum(), np.float32)
 
     def apply(
         self, pixels: NDArray[np.uint8], at: tuple[float, float] = (0.0, 0.0)

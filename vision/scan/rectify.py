@@ -47,6 +47,28 @@ class Rectified:
             inside &= self.seen_mask[y0:y1, x0:x1]
         return np.asarray(self.image[y0:y1, x0:x1][inside], np.uint8)
 
+    def pixels_outside(
+        self, shape: Shape, holes: list[Shape], margin: float = 0.0
+    ) -> NDArray[np.uint8]:
+        """The seen pixels inside ``shape`` but outside every hole (grown by ``margin`` mm)."""
+        box = bounds(shape)
+        x0 = max(0, int(np.floor(box.x * self.ppm)))
+        y0 = max(0, int(np.floor(box.y * self.ppm)))
+        x1 = min(self.image.shape[1], int(np.ceil((box.x + box.w) * self.ppm)) + 1)
+        y1 = min(self.image.shape[0], int(np.ceil((box.y + box.h) * self.ppm)) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return np.zeros((0, 3), np.uint8)
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        _fill(mask, shape, 1.0, self.ppm, (x0, y0))
+        for hole in holes:
+            grown = bounds(hole)
+            scale = (grown.w + 2 * margin) / grown.w if grown.w else 1.0
+            _fill(mask, hole, scale, self.ppm, (x0, y0), value=0)
+        inside = mask > 0
+        if self.seen_mask is not None:
+            inside &= self.seen_mask[y0:y1, x0:x1]
+        return np.asarray(self.image[y0:y1, x0:x1][inside], np.uint8)
+
     def coverage(self, shape: Shape) -> float:
         """The share of ``shape`` the camera saw (the rest lies outside the photo)."""
         if self.seen_mask is None:
@@ -70,12 +92,17 @@ def _scaled(
 
 
 def _fill(
-    mask: NDArray[np.uint8], shape: Shape, shrink: float, ppm: float, origin: tuple[int, int]
+    mask: NDArray[np.uint8],
+    shape: Shape,
+    shrink: float,
+    ppm: float,
+    origin: tuple[int, int],
+    value: int = 255,
 ) -> None:
     ox, oy = origin
     if isinstance(shape, Circle):
         at = (round(shape.cx * ppm - ox), round(shape.cy * ppm - oy))
-        cv2.circle(mask, at, max(1, round(shape.r * shrink * ppm)), 255, -1)
+        cv2.circle(mask, at, max(1, round(shape.r * shrink * ppm)), value, -1)
         return
     centre: tuple[float, float]
     if isinstance(shape, Rect):
@@ -90,7 +117,7 @@ def _fill(
     polygon = np.array(
         [(x * ppm - ox, y * ppm - oy) for x, y in _scaled(points, centre, shrink)], np.float64
     )
-    cv2.fillPoly(mask, [np.round(polygon).astype(np.int32)], 255)
+    cv2.fillPoly(mask, [np.round(polygon).astype(np.int32)], value)
 
 
 def rectify(image: Image, sighting: Sighting) -> Rectified:

@@ -22,7 +22,7 @@ from vision.scan.readers.common import MIN_SEEN
 
 PENCILS = ("green", "blue", "brown", "red")
 INNER = 0.72  # the part of a cell read: its outline and a neighbour's overshoot stay outside
-OFF_LINE = 38.0  # a pixel further than this (sRGB units) from every paper-ink line is no pencil
+OFF_LINE = 22.0  # a pixel further than this (sRGB units) from every paper-ink line is no pencil
 LIGHTEST_STROKE = 0.22  # less ink than this along the line reads as paper
 FILLED_SHARE = 0.22  # this much of one pencil colour makes a filled cell...
 DOMINANCE = 2.5  # ...when it is this many times the next colour

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from companion.games.pigments.model import PanSize
 from companion.observation import ComponentRead as Read
 from vision.layout.boards import PAN_ORDER
+from vision.layout.geometry import bounds
 from vision.layout.inks import INKS
-from vision.scan.colours import ColourClassifier, subset
+from vision.scan.colours import ColourClassifier, rgb_to_lab, subset, to_lab
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import (
     CERTAIN,
@@ -18,9 +22,11 @@ from vision.scan.readers.common import (
 )
 
 CHIPS = ("Fe2O3", "FeO(OH)", "ultramarine", "TiO2", "binder")
-CHIP_REJECT_DELTA_E = 28.0
-MIN_MARGIN = 8.0  # the nearest colour must beat the next by this much Delta E
+CHIP_REJECT_DELTA_E = 16.0
+MIN_MARGIN = 10.0  # the nearest colour must beat the next by this much Delta E
 CHIP_CENTRE = 0.55  # read the middle of a slot: a chip is 16 mm in an 18 mm ring
+WELL_DELTA_E = 20.0
+WELL_VISIBLE = 0.6  # less of a pan's well than this showing means a hand or a cup is over it
 
 
 class PigmentsReader:
@@ -47,29 +53,55 @@ class PigmentsReader:
         ctx.record(Read(name, chip, confidence))
         return chip, True
 
+    def _covered(self, ctx: BoardContext, pan: str) -> bool:
+        """Whether something lies over the pan: its dark well, between the slots, is hidden."""
+        layout = ctx.board.layout
+        well = layout.region(f"pan {pan}").shape
+        slots = [r.shape for r in layout.regions if r.name.startswith(f"{pan} ")]
+        pixels = ctx.face.pixels_outside(well, slots, margin=1.0)
+        if len(pixels) == 0:
+            return True
+        lab = to_lab(ctx.balance.apply(pixels, bounds(well).centre))
+        distance = np.sqrt(((lab - rgb_to_lab(INKS["well"])) ** 2).sum(axis=1))
+        return float(np.mean(distance <= WELL_DELTA_E)) < WELL_VISIBLE
+
+    def _chips(self, ctx: BoardContext, name: str, size: PanSize) -> list[str]:
+        if self._covered(ctx, name):
+            ctx.record(Read(f"pan {name}", None, 0.0, f"pan {name}: covered (its well is hidden)"))
+            return []
+        chips = []
+        for role, count in (("window", size.windows), ("binder", size.binder_slots)):
+            for i in range(1, count + 1):
+                chip, _ok = self._slot(ctx, f"{name} {role} {i}")
+                if chip is not None:
+                    chips.append(chip)
+        return chips
+
+    def _shade(self, ctx: BoardContext, name: str) -> str | None:
+        place = ctx.board.layout.region(f"shade {name}")
+        piece, problem = single_piece(ctx.pieces_in(place.shape, ("shade",)), place.name)
+        if problem:
+            ctx.record(Read(place.name, None, 0.0, problem))
+            return None
+        if piece is not None:
+            shade = str(piece.layout.content["shade"])
+            ctx.record(Read(place.name, shade, CERTAIN))
+            return shade
+        empty = bare_share(ctx, place.shape, "paper")
+        if empty >= EMPTY_SHARE:
+            ctx.record(Read(place.name, None, min(CERTAIN, empty)))
+        else:
+            problem = f"{place.name}: covered, or a card whose marker cannot be read"
+            ctx.record(Read(place.name, None, 0.0, problem))
+        return None
+
     def read(self, ctx: BoardContext) -> dict[str, Any]:
-        pans = []
-        for name, size in PAN_ORDER:
-            chips = []
-            for role, count in (("window", size.windows), ("binder", size.binder_slots)):
-                for i in range(1, count + 1):
-                    chip, _ok = self._slot(ctx, f"{name} {role} {i}")
-                    if chip is not None:
-                        chips.append(chip)
-            place = ctx.board.layout.region(f"shade {name}")
-            piece, problem = single_piece(ctx.pieces_in(place.shape, ("shade",)), f"shade {name}")
-            shade = None
-            if problem:
-                ctx.record(Read(place.name, None, 0.0, problem))
-            elif piece is not None:
-                shade = str(piece.layout.content["shade"])
-                ctx.record(Read(place.name, shade, CERTAIN))
-            else:
-                empty = bare_share(ctx, place.shape, "paper")
-                if empty >= EMPTY_SHARE:
-                    ctx.record(Read(place.name, None, min(CERTAIN, empty)))
-                else:
-                    problem = f"{place.name}: covered, or a card whose marker cannot be read"
-                    ctx.record(Read(place.name, None, 0.0, problem))
-            pans.append({"pan": size.value, "chips": chips, "shade": shade})
+        pans = [
+            {
+                "pan": size.value,
+                "chips": self._chips(ctx, name, size),
+                "shade": self._shade(ctx, name),
+            }
+            for name, size in PAN_ORDER
+        ]
         return {"game": "pigments", "pans": pans}
