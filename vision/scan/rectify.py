@@ -120,10 +120,11 @@ def _fill(
     cv2.fillPoly(mask, [np.round(polygon).astype(np.int32)], value)
 
 
-def rectify(image: Image, sighting: Sighting) -> Rectified:
-    """Warp the component's face out of ``image`` into its own millimetres, at about the
-    resolution the camera saw it with."""
-    ppm = min(MAX_READ_PPM, max(MIN_READ_PPM, sighting.pixels_per_mm()))
+def rectify(image: Image, sighting: Sighting, ppm: float | None = None) -> Rectified:
+    """Warp the component's face out of ``image`` into its own millimetres, at ``ppm`` or else
+    at about the resolution the camera saw it with."""
+    if ppm is None:
+        ppm = min(MAX_READ_PPM, max(MIN_READ_PPM, sighting.pixels_per_mm()))
     w, h = sighting.layout.size
     size = (round(w * ppm), round(h * ppm))
     # Rectified pixel (i, j) is the point (i, j) / ppm mm: scale into mm, then into the photo.

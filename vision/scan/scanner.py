@@ -37,6 +37,8 @@ MIN_SIDE = 16  # smaller images hold nothing to read
 MAX_FIT_ERROR_PX = 3.0  # a board whose markers disagree by more than this is not trusted
 MIN_CONFIDENCE = 0.5
 REGISTRATION_CONFIDENCE = {4: 1.0, 3: 0.98, 2: 0.95, 1: 0.85}
+# Sheets read cell by cell keep one resolution, so their pixel-to-cell map is built once.
+FIXED_PPM = {"isle": 2.0}
 READ_KINDS = {
     ("colorfield", "canvas"),
     ("paintings", "mat"),
@@ -162,7 +164,7 @@ class Scanner:
                 f"board {layout.key}: its markers disagree by {board.error_px:.1f} px "
                 "(bent, or a marker misread)"
             )
-        face = rectify(image, board)
+        face = rectify(image, board, FIXED_PPM.get(layout.game))
         on_board = [piece_on_board(p, board) for p in pieces]
         ctx = BoardContext(image, board, face, white_of(face, layout, correction), on_board)
         position: dict[str, Any]
@@ -178,7 +180,8 @@ class Scanner:
         problems += [
             f"{r.component}: low confidence ({r.confidence:.2f})"
             for r in ctx.reads
-            if not r.problem and r.confidence < MIN_CONFIDENCE
+            # Written so that a NaN confidence counts as low, never as sure.
+            if not r.problem and not r.confidence >= MIN_CONFIDENCE
         ]
         seen = REGISTRATION_CONFIDENCE.get(len(board.marker_ids), 0.0)
         confidence = seen * min([r.confidence for r in ctx.reads] or [1.0])

@@ -10,12 +10,15 @@ colour, clearly bare paper, or a problem.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from companion.observation import ComponentRead as Read
+from vision.layout.geometry import Hexagon
 from vision.layout.inks import INKS
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import MIN_SEEN
@@ -24,10 +27,16 @@ PENCILS = ("green", "blue", "brown", "red")
 INNER = 0.72  # the part of a cell read: its outline and a neighbour's overshoot stay outside
 OFF_LINE = 22.0  # a pixel further than this (sRGB units) from every paper-ink line is no pencil
 LIGHTEST_STROKE = 0.22  # less ink than this along the line reads as paper
+FIRM_STROKE = 0.45  # this much ink or more is a firm stroke
+# Pixel labels: 0..3 a light stroke of each pencil, 4..7 a firm one, then paper, then neither.
+PAPER = 2 * 4
+OTHER = PAPER + 1
+CLASSES = OTHER + 1
 FILLED_SHARE = 0.22  # this much of one pencil colour makes a filled cell...
 DOMINANCE = 2.5  # ...when it is this many times the next colour
 EMPTY_MAX_PENCIL = 0.06  # a cell with less pencil than this, and mostly paper, is empty
 EMPTY_PAPER = 0.6
+LUT_BITS = 6  # 4 levels per lookup step, well inside OFF_LINE
 
 
 def _bgr(name: str) -> NDArray[np.float32]:
@@ -35,15 +44,54 @@ def _bgr(name: str) -> NDArray[np.float32]:
     return np.array([b, g, r], np.float32)
 
 
+@dataclass(frozen=True)
+class CellMap:
+    """For one sheet at one resolution: which cell's inner part each pixel belongs to (-1: none)."""
+
+    index: NDArray[np.int32]
+    names: tuple[str, ...]
+    cells: tuple[tuple[int, int], ...]
+    centres: tuple[tuple[float, float], ...]
+
+
 class IsleReader:
     def __init__(self) -> None:
         self.paper = _bgr("paper")
         self.inks = np.stack([_bgr(c) for c in PENCILS])  # K x 3
+        self._maps: dict[tuple[str, float, tuple[int, int]], CellMap] = {}
+        # Every colour, quantised to LUT_BITS per channel, classified once: a frame's pixels are
+        # then labelled by lookup instead of geometry.
+        levels = (np.arange(1 << LUT_BITS, dtype=np.float32) + 0.5) * (256 >> LUT_BITS)
+        grid = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), axis=-1)
+        self._lut = self.classify(grid.reshape(-1, 3)).astype(np.int8).reshape((1 << LUT_BITS,) * 3)
 
-    def shares(self, pixels: NDArray[np.float32]) -> tuple[dict[str, float], float]:
-        """Each pencil's share of the pixels, and paper's."""
-        if len(pixels) == 0:
-            return {}, 0.0
+    def _cell_map(self, ctx: BoardContext) -> CellMap:
+        layout, face = ctx.board.layout, ctx.face
+        key = (layout.key, face.ppm, (face.image.shape[0], face.image.shape[1]))
+        if key not in self._maps:
+            index = np.full(face.image.shape[:2], -1, np.int32)
+            names: list[str] = []
+            cells: list[tuple[int, int]] = []
+            centres: list[tuple[float, float]] = []
+            for region in layout.regions:
+                if region.role != "cell" or not isinstance(region.shape, Hexagon):
+                    continue
+                hexagon = region.shape
+                corners = [
+                    (hexagon.cx + (x - hexagon.cx) * INNER, hexagon.cy + (y - hexagon.cy) * INNER)
+                    for x, y in hexagon.corners()
+                ]
+                polygon = np.round(np.array(corners) * face.ppm).astype(np.int32)
+                cv2.fillPoly(index, [polygon], len(names))
+                row, col = (int(v) for v in region.name.split()[1].split(","))
+                names.append(f"cell ({row},{col})")
+                cells.append((row, col))
+                centres.append((hexagon.cx, hexagon.cy))
+            self._maps[key] = CellMap(index, tuple(names), tuple(cells), tuple(centres))
+        return self._maps[key]
+
+    def classify(self, pixels: NDArray[np.float32]) -> NDArray[np.int64]:
+        """Per pixel: the pencil whose paper-ink line it is on (light, firm), paper, or neither."""
         direction = self.inks - self.paper  # K x 3
         offset = pixels[:, None, :] - self.paper[None, None, :]  # N x 1 x 3
         along = (offset * direction[None]).sum(axis=2) / (direction * direction).sum(axis=1)
@@ -56,29 +104,50 @@ class IsleReader:
         paper = (along[rows, best] < LIGHTEST_STROKE) & (
             np.sqrt((offset[:, 0, :] ** 2).sum(axis=1)) <= OFF_LINE
         )
-        counts = np.bincount(best[inked], minlength=len(PENCILS))
-        total = len(pixels)
-        return {c: float(counts[i]) / total for i, c in enumerate(PENCILS)}, float(
-            paper.sum()
-        ) / total
+        labels = np.full(len(pixels), OTHER, np.int64)
+        labels[paper] = PAPER
+        labels[inked] = best[inked]
+        # A firm stroke says more about its colour than a light one, whose line runs close to
+        # the other pencils' lines near the paper end.
+        firm = inked & (along[rows, best] >= FIRM_STROKE)
+        labels[firm] = best[firm] + len(PENCILS)
+        return labels
 
     def read(self, ctx: BoardContext) -> dict[str, Any]:
-        layout = ctx.board.layout
+        cell_map = self._cell_map(ctx)
+        inside = cell_map.index >= 0
+        if ctx.face.seen_mask is not None:
+            inside &= ctx.face.seen_mask
+        owner = cell_map.index[inside]
+        gains = np.stack([ctx.balance.gains_at(x, y) for x, y in cell_map.centres])
+        raw = ctx.face.image[inside]
+        base = (
+            ctx.balance.correction.apply_bgr(raw)
+            if ctx.balance.correction
+            else raw.astype(np.float32)
+        )
+        pixels = np.clip(base * gains[owner], 0, 255)
+        q = (pixels.astype(np.int32) >> (8 - LUT_BITS)).T
+        labels = self._lut[q[0], q[1], q[2]].astype(np.int64)
+        classes = CLASSES
+        counts = np.bincount(owner * classes + labels, minlength=len(cell_map.names) * classes)
+        counts = counts.reshape(len(cell_map.names), classes)
+        full = np.bincount(cell_map.index[cell_map.index >= 0], minlength=len(cell_map.names))
         cells: list[list[Any]] = []
-        for region in layout.regions:
-            if region.role != "cell":
-                continue
-            row, col = (int(v) for v in region.name.split()[1].split(","))
-            place = f"cell ({row},{col})"
-            if ctx.face.coverage(region.shape) < MIN_SEEN:
+        for k, place in enumerate(cell_map.names):
+            total = int(counts[k].sum())
+            if total < MIN_SEEN * full[k]:
                 ctx.record(Read(place, None, 0.0, f"{place}: outside the photo"))
                 continue
-            pixels = ctx.colours(region.shape, INNER)
-            shares, paper = self.shares(pixels)
-            ranked = sorted(PENCILS, key=lambda c: -shares.get(c, 0.0))
-            first, second = shares.get(ranked[0], 0.0), shares.get(ranked[1], 0.0)
-            if first >= FILLED_SHARE and first >= DOMINANCE * second:
-                confidence = min(0.99, 0.5 + first) * (1.0 - second / first)
+            firm = {c: counts[k, len(PENCILS) + i] / total for i, c in enumerate(PENCILS)}
+            shares = {c: counts[k, i] / total + firm[c] for i, c in enumerate(PENCILS)}
+            paper = counts[k, PAPER] / total
+            ranked = sorted(PENCILS, key=lambda c: -shares[c])
+            first, second = shares[ranked[0]], shares[ranked[1]]
+            firm_first, firm_second = firm[ranked[0]], max(firm[c] for c in ranked[1:])
+            row, col = cell_map.cells[k]
+            if first >= FILLED_SHARE and firm_first > 0 and firm_first >= DOMINANCE * firm_second:
+                confidence = min(0.99, 0.5 + first) * (1.0 - firm_second / firm_first)
                 ctx.record(Read(place, ranked[0], confidence))
                 cells.append([row, col, ranked[0]])
             elif first <= EMPTY_MAX_PENCIL and paper >= EMPTY_PAPER:
@@ -89,4 +158,4 @@ class IsleReader:
             else:
                 problem = f"{place}: unclear, {first:.0%} {ranked[0]} and {paper:.0%} paper"
                 ctx.record(Read(place, None, 0.0, problem))
-        return {"game": "isle", "island": layout.content["island"], "cells": cells}
+        return {"game": "isle", "island": ctx.board.layout.content["island"], "cells": cells}
