@@ -169,6 +169,7 @@ def run_vision_bench(
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     renderer, scanner = Renderer(), Scanner()
+    scanner.prepare()
     rows = []
     all_trials: list[Trial] = []
     for difficulty in difficulties:

@@ -42,6 +42,7 @@ class BoardContext:
     face: Rectified
     balance: WhiteBalance
     pieces: Sequence[PieceOnBoard]
+    printed: Image  # the board as printed, at the face's resolution
     reads: list[ComponentRead] = field(default_factory=list)
 
     def pieces_in(self, shape: Shape, kinds: Sequence[str]) -> list[PieceOnBoard]:

@@ -20,9 +20,11 @@ from calibration.colour import ColourCorrection, fit_correction
 from calibration.errors import CalibrationError
 from companion.errors import AtelierError
 from companion.observation import BoardObservation
+from vision.draw import draw_layout
 from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefined_dictionary
 from vision.images import Image
 from vision.layout.catalogue import marker_index
+from vision.layout.model import Layout
 from vision.scan.context import BoardContext, piece_on_board, white_of
 from vision.scan.readers.colorfield import ColorFieldReader
 from vision.scan.readers.isle import IsleReader
@@ -37,8 +39,9 @@ MIN_SIDE = 16  # smaller images hold nothing to read
 MAX_FIT_ERROR_PX = 3.0  # a board whose markers disagree by more than this is not trusted
 MIN_CONFIDENCE = 0.5
 REGISTRATION_CONFIDENCE = {4: 1.0, 3: 0.98, 2: 0.95, 1: 0.85}
-# Sheets read cell by cell keep one resolution, so their pixel-to-cell map is built once.
-FIXED_PPM = {"isle": 2.0}
+# Boards are read at one resolution per game, so what is built per board (the printed face to
+# compare with, the isle's pixel-to-cell map) is built once.
+READ_PPM = {"isle": 2.0, "colorfield": 3.0, "pigments": 3.0, "paintings": 2.0}
 READ_KINDS = {
     ("colorfield", "canvas"),
     ("paintings", "mat"),
@@ -73,10 +76,25 @@ class Scanner:
         self.camera = camera
         self.colour = colour
         self._undistort: dict[tuple[int, int], tuple[Any, Any]] = {}
+        self._faces: dict[tuple[str, float], Image] = {}
         self.colorfield = ColorFieldReader()
         self.isle = IsleReader()
         self.paintings = PaintingsReader()
         self.pigments = PigmentsReader()
+
+    def prepare(self) -> None:
+        """Draw every board's printed face now rather than on first sight (for a live camera or
+        a benchmark, where the first frame's latency counts)."""
+        for owner in self.index.values():
+            layout = owner.layout
+            if (layout.game, layout.kind) in READ_KINDS:
+                self._printed(layout, READ_PPM[layout.game])
+
+    def _printed(self, layout: Layout, ppm: float) -> Image:
+        key = (layout.key, ppm)
+        if key not in self._faces:
+            self._faces[key] = draw_layout(layout, ppm)
+        return self._faces[key]
 
     def _correct(self, image: Image) -> Image:
         if self.camera is None:
@@ -164,9 +182,11 @@ class Scanner:
                 f"board {layout.key}: its markers disagree by {board.error_px:.1f} px "
                 "(bent, or a marker misread)"
             )
-        face = rectify(image, board, FIXED_PPM.get(layout.game))
+        ppm = READ_PPM[layout.game]
+        face = rectify(image, board, ppm)
         on_board = [piece_on_board(p, board) for p in pieces]
-        ctx = BoardContext(image, board, face, white_of(face, layout, correction), on_board)
+        balance = white_of(face, layout, correction)
+        ctx = BoardContext(image, board, face, balance, on_board, self._printed(layout, ppm))
         position: dict[str, Any]
         if layout.game == "colorfield":
             position = self.colorfield.read(ctx)

@@ -13,7 +13,7 @@ from vision.layout.inks import INKS
 from vision.layout.model import QUIET_MM
 from vision.scan.colours import ColourClassifier, subset
 from vision.scan.context import BoardContext
-from vision.scan.readers.common import CERTAIN, EMPTY_SHARE, MIN_SEEN, bare_share, single_piece
+from vision.scan.readers.common import CERTAIN, MIN_SEEN, is_empty, single_piece
 from vision.scan.rectify import rectify
 
 PAINTS = ("lemon", "coral", "navy", "turquoise")
@@ -56,9 +56,9 @@ class ColorFieldReader:
                 spaces.append(None)
                 continue
             if piece is None:
-                empty = bare_share(ctx, region.shape, "paper")
-                if empty >= EMPTY_SHARE:
-                    ctx.record(Read(place, None, min(CERTAIN, empty)))
+                empty, confidence = is_empty(ctx, region.shape)
+                if empty:
+                    ctx.record(Read(place, None, confidence))
                 else:
                     ctx.record(
                         Read(

@@ -15,9 +15,8 @@ from vision.scan.colours import ColourClassifier, rgb_to_lab, subset, to_lab
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import (
     CERTAIN,
-    EMPTY_SHARE,
     MIN_SEEN,
-    bare_share,
+    is_empty,
     single_piece,
 )
 
@@ -87,9 +86,9 @@ class PigmentsReader:
             shade = str(piece.layout.content["shade"])
             ctx.record(Read(place.name, shade, CERTAIN))
             return shade
-        empty = bare_share(ctx, place.shape, "paper")
-        if empty >= EMPTY_SHARE:
-            ctx.record(Read(place.name, None, min(CERTAIN, empty)))
+        empty, confidence = is_empty(ctx, place.shape)
+        if empty:
+            ctx.record(Read(place.name, None, confidence))
         else:
             problem = f"{place.name}: covered, or a card whose marker cannot be read"
             ctx.record(Read(place.name, None, 0.0, problem))
