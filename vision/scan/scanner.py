@@ -89,6 +89,7 @@ class Scanner:
             layout = owner.layout
             if (layout.game, layout.kind) in READ_KINDS:
                 self._printed(layout, READ_PPM[layout.game])
+        self.isle.lookup()
 
     def _printed(self, layout: Layout, ppm: float) -> Image:
         key = (layout.key, ppm)

@@ -3,9 +3,9 @@
 Pencil and marker fills are uneven: strokes of varying pressure leave paper showing, and a
 neighbour's colour overshoots across the outline. Ink darkens the paper it lies on, so a stroke
 of pressure a shows paper + a * (ink - paper). Each pixel of a cell's inner part is therefore
-matched to the nearest such segment from paper to one pencil's ink (not to the ink itself, which a
-light stroke never reaches), and the cell is named by the share of each colour: a clear majority
-colour, clearly bare paper, or a problem.
+matched, in CIELAB, to the nearest stroke of any pressure of each pencil (not to the ink itself,
+which a light stroke never reaches), and the cell is named by the share of each colour: a clear
+majority colour, clearly bare paper, or a problem.
 """
 
 from __future__ import annotations
@@ -20,12 +20,14 @@ from numpy.typing import NDArray
 from companion.observation import ComponentRead as Read
 from vision.layout.geometry import Hexagon
 from vision.layout.inks import INKS
+from vision.scan.colours import to_lab
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import MIN_SEEN
 
 PENCILS = ("green", "blue", "brown", "red")
 INNER = 0.72  # the part of a cell read: its outline and a neighbour's overshoot stay outside
-OFF_LINE = 22.0  # a pixel further than this (sRGB units) from every paper-ink line is no pencil
+STROKE_DELTA_E = 9.0  # a pixel further than this from every pencil's strokes is no pencil
+STROKE_SAMPLES = 41  # pressures sampled from paper to full ink
 LIGHTEST_STROKE = 0.22  # less ink than this along the line reads as paper
 FIRM_STROKE = 0.45  # this much ink or more is a firm stroke
 # Pixel labels: 0..3 a light stroke of each pencil, 4..7 a firm one, then paper, then neither.
@@ -36,7 +38,7 @@ FILLED_SHARE = 0.22  # this much of one pencil colour makes a filled cell...
 DOMINANCE = 2.5  # ...when it is this many times the next colour
 EMPTY_MAX_PENCIL = 0.06  # a cell with less pencil than this, and mostly paper, is empty
 EMPTY_PAPER = 0.6
-LUT_BITS = 6  # 4 levels per lookup step, well inside OFF_LINE
+LUT_BITS = 5  # 8 levels per lookup step: about 2 Delta E, well inside the threshold
 
 
 def _bgr(name: str) -> NDArray[np.float32]:
@@ -59,11 +61,17 @@ class IsleReader:
         self.paper = _bgr("paper")
         self.inks = np.stack([_bgr(c) for c in PENCILS])  # K x 3
         self._maps: dict[tuple[str, float, tuple[int, int]], CellMap] = {}
-        # Every colour, quantised to LUT_BITS per channel, classified once: a frame's pixels are
-        # then labelled by lookup instead of geometry.
-        levels = (np.arange(1 << LUT_BITS, dtype=np.float32) + 0.5) * (256 >> LUT_BITS)
-        grid = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), axis=-1)
-        self._lut = self.classify(grid.reshape(-1, 3)).astype(np.int8).reshape((1 << LUT_BITS,) * 3)
+        self._lut: NDArray[np.int8] | None = None
+
+    def lookup(self) -> NDArray[np.int8]:
+        """Every colour, quantised to LUT_BITS per channel, classified once (on first use): a
+        frame's pixels are then labelled by lookup."""
+        if self._lut is None:
+            levels = (np.arange(1 << LUT_BITS, dtype=np.float32) + 0.5) * (256 >> LUT_BITS)
+            grid = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), axis=-1)
+            labels = self.classify(grid.reshape(-1, 3)).astype(np.int8)
+            self._lut = labels.reshape((1 << LUT_BITS,) * 3)
+        return self._lut
 
     def _cell_map(self, ctx: BoardContext) -> CellMap:
         layout, face = ctx.board.layout, ctx.face
@@ -91,25 +99,31 @@ class IsleReader:
         return self._maps[key]
 
     def classify(self, pixels: NDArray[np.float32]) -> NDArray[np.int64]:
-        """Per pixel: the pencil whose paper-ink line it is on (light, firm), paper, or neither."""
-        direction = self.inks - self.paper  # K x 3
-        offset = pixels[:, None, :] - self.paper[None, None, :]  # N x 1 x 3
-        along = (offset * direction[None]).sum(axis=2) / (direction * direction).sum(axis=1)
-        along = np.clip(along, 0.0, 1.0)  # N x K
-        nearest = self.paper + along[:, :, None] * direction[None]  # N x K x 3
-        off = np.sqrt(((pixels[:, None, :] - nearest) ** 2).sum(axis=2))  # N x K
-        best = np.argmin(off, axis=1)
+        """Per pixel: the pencil whose stroke it matches (light, firm), paper, or neither.
+
+        Each pencil's strokes of every pressure are sampled along paper -> ink (the blend is
+        made where ink is laid down, in sRGB) and compared in CIELAB: a pixel belongs to the
+        pencil with the nearest sample, if that is within the reject threshold in Delta E.
+        """
+        alphas = np.linspace(0.0, 1.0, STROKE_SAMPLES, dtype=np.float32)
+        strokes = self.paper + alphas[None, :, None] * (self.inks - self.paper)[:, None, :]
+        stroke_lab = to_lab(strokes.reshape(-1, 3)).reshape(len(PENCILS), STROKE_SAMPLES, 3)
+        lab = to_lab(pixels)
+        distance = np.sqrt(((lab[:, None, None, :] - stroke_lab[None]) ** 2).sum(axis=3))
+        nearest = distance.argmin(axis=2)  # N x K: the best pressure per pencil
+        off = np.take_along_axis(distance, nearest[:, :, None], axis=2)[:, :, 0]
+        best = off.argmin(axis=1)
         rows = np.arange(len(pixels))
-        inked = (off[rows, best] <= OFF_LINE) & (along[rows, best] >= LIGHTEST_STROKE)
-        paper = (along[rows, best] < LIGHTEST_STROKE) & (
-            np.sqrt((offset[:, 0, :] ** 2).sum(axis=1)) <= OFF_LINE
-        )
+        along = alphas[nearest[rows, best]]
+        close = off[rows, best] <= STROKE_DELTA_E
+        inked = close & (along >= LIGHTEST_STROKE)
+        paper = close & (along < LIGHTEST_STROKE)
         labels = np.full(len(pixels), OTHER, np.int64)
         labels[paper] = PAPER
         labels[inked] = best[inked]
-        # A firm stroke says more about its colour than a light one, whose line runs close to
-        # the other pencils' lines near the paper end.
-        firm = inked & (along[rows, best] >= FIRM_STROKE)
+        # A firm stroke says more about its colour than a light one: near the paper end the
+        # pencils' strokes all look alike.
+        firm = inked & (along >= FIRM_STROKE)
         labels[firm] = best[firm] + len(PENCILS)
         return labels
 
@@ -128,7 +142,7 @@ class IsleReader:
         )
         pixels = np.clip(base * gains[owner], 0, 255)
         q = (pixels.astype(np.int32) >> (8 - LUT_BITS)).T
-        labels = self._lut[q[0], q[1], q[2]].astype(np.int64)
+        labels = self.lookup()[q[0], q[1], q[2]].astype(np.int64)
         classes = CLASSES
         counts = np.bincount(owner * classes + labels, minlength=len(cell_map.names) * classes)
         counts = counts.reshape(len(cell_map.names), classes)
