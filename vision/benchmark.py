@@ -193,3 +193,91 @@ def run_vision_bench(
         if t.outcome != "exact"
     ]
     return {"suite": "vision", "rows": rows, "not_exact": failures[:50]}
+
+
+KELVINS = (2700.0, 3500.0, 4500.0, 5500.0, 6500.0)
+EXPOSURES_EV = (-1.5, 0.0, 1.5)
+LIGHTING_GAMES = ("isle", "pigments")
+
+
+def _is_cell_or_chip(component: str) -> bool:
+    return component.startswith("cell ") or " window " in component or " binder " in component
+
+
+@dataclass(frozen=True)
+class LightingTrial:
+    right: int  # cells and chips read without a problem, and right
+    wrong: int  # read without a problem, and wrong
+    total: int
+    confident_wrong_board: bool
+
+
+def lighting_trial(
+    renderer: Renderer,
+    scanner: Scanner,
+    game: str,
+    seed: int,
+    kelvin: float,
+    ev: float,
+    calibrated: bool,
+) -> LightingTrial:
+    """One board under fixed light; calibrated: the reference card lies beside it."""
+    position = random_position(game, random.Random(seed))
+    document: dict[str, Any] = (
+        {"table": [position, {"game": "calibration"}]} if calibrated else position
+    )
+    options = RenderOptions(seed, Difficulty.MEDIUM, kelvin=kelvin, exposure_ev=ev)
+    image = renderer.render(plan_table(document, f"random {game}"), options).image
+    truth = {k: v for k, v in TRUTH[game](position).items() if _is_cell_or_chip(k)}
+    boards = scanner.scan(image, game).boards
+    if not boards:
+        return LightingTrial(0, 0, len(truth), False)
+    board = boards[0]
+    read = {c.component: c.value for c in board.components if not c.problem}
+    right = sum(1 for k, v in truth.items() if k in read and read[k] == v)
+    wrong = sum(1 for k, v in truth.items() if k in read and read[k] != v)
+    return LightingTrial(right, wrong, len(truth), wrong > 0 and not board.problems)
+
+
+def run_lighting_bench(
+    boards: int, seed: int, progress: Callable[[str], None] | None = None
+) -> dict[str, Any]:
+    """Cells and chips read right across colour temperatures and exposures, without and with
+    calibration (the colour reference card in the frame)."""
+    renderer, scanner = Renderer(), Scanner()
+    scanner.prepare()
+    rows: list[dict[str, Any]] = []
+    for calibrated in (False, True):
+        for kelvin in KELVINS:
+            for ev in EXPOSURES_EV:
+                trials = [
+                    lighting_trial(renderer, scanner, game, seed + k, kelvin, ev, calibrated)
+                    for game in LIGHTING_GAMES
+                    for k in range(boards)
+                ]
+                total = sum(t.total for t in trials)
+                rows.append(
+                    {
+                        "calibrated": calibrated,
+                        "kelvin": kelvin,
+                        "exposure_ev": ev,
+                        "components": total,
+                        "right": sum(t.right for t in trials),
+                        "right_rate": round(sum(t.right for t in trials) / max(total, 1), 4),
+                        "wrong": sum(t.wrong for t in trials),
+                        "confident_wrong_boards": sum(t.confident_wrong_board for t in trials),
+                    }
+                )
+                if progress:
+                    label = "calibrated" if calibrated else "uncalibrated"
+                    progress(f"{label} {kelvin:.0f} K {ev:+.1f} EV")
+    summary: dict[str, Any] = {}
+    for calibrated in (False, True):
+        chosen = [r for r in rows if r["calibrated"] is calibrated]
+        total = sum(r["components"] for r in chosen)
+        summary["calibrated" if calibrated else "uncalibrated"] = {
+            "right_rate": round(sum(r["right"] for r in chosen) / max(total, 1), 4),
+            "wrong": sum(r["wrong"] for r in chosen),
+            "confident_wrong_boards": sum(r["confident_wrong_boards"] for r in chosen),
+        }
+    return {"suite": "vision-lighting", "rows": rows, "summary": summary}

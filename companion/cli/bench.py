@@ -36,6 +36,12 @@ def register(commands: Any) -> None:
         "--boards", type=int, default=20, help="vision: boards per game and difficulty"
     )
     parser.add_argument(
+        "--lighting",
+        action="store_true",
+        help="vision: cells and chips across 2700-6500 K and -1.5..+1.5 EV, with and without "
+        "the colour reference card",
+    )
+    parser.add_argument(
         "--difficulty",
         choices=("easy", "medium", "hard", "all"),
         default="all",
@@ -130,6 +136,9 @@ def run_vision(args: argparse.Namespace) -> int:
         if tty:
             print(f"\r{step:<40}", end="", file=sys.stderr, flush=True)
 
+    if args.lighting:
+        return run_lighting(args, progress)
+
     results = run_vision_bench(GAMES, levels, args.boards, args.seed, progress)
     if tty:
         print(file=sys.stderr)
@@ -144,6 +153,28 @@ def run_vision(args: argparse.Namespace) -> int:
             f"{row['exact_rate']:>7.1%} {row['confident_wrong']:>5} {row['abstained']:>7} "
             f"{row['component_error_rate']:>8.2%} {row['scan_ms_median']:>8.1f} "
             f"{row['scan_ms_p95']:>6.1f} {row['scan_to_detect']:>8.2f}",
+            file=sys.stderr,
+        )
+    json.dump(results, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def run_lighting(args: argparse.Namespace, progress: Any) -> int:
+    from vision.benchmark import run_lighting_bench
+
+    results = run_lighting_bench(args.boards, args.seed, progress)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    print(
+        f"{'calibration':<13} {'kelvin':>6} {'EV':>5} {'right':>7} {'wrong':>5} {'bad boards':>10}",
+        file=sys.stderr,
+    )
+    for row in results["rows"]:
+        label = "reference" if row["calibrated"] else "none"
+        print(
+            f"{label:<13} {row['kelvin']:>6.0f} {row['exposure_ev']:>+5.1f} "
+            f"{row['right_rate']:>7.1%} {row['wrong']:>5} {row['confident_wrong_boards']:>10}",
             file=sys.stderr,
         )
     json.dump(results, sys.stdout, indent=2)

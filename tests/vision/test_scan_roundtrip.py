@@ -13,7 +13,7 @@ import pytest
 
 from companion.samples import random_position
 from tests.cli import atelier
-from vision.benchmark import GAMES, TRUTH, run_trial
+from vision.benchmark import GAMES, TRUTH, lighting_trial, run_trial
 from vision.images import read_image
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
@@ -97,3 +97,40 @@ def test_bench_vision_reports_the_table() -> None:
         assert row["boards"] == 1 and row["confident_wrong"] == 0
         assert row["scan_ms_median"] > 0 and row["scan_to_detect"] > 0
     assert "exact" in run.stderr
+
+
+@pytest.mark.parametrize("game", ["isle", "pigments"])
+def test_a_blown_out_photo_is_refused_not_misread(
+    tools: tuple[Renderer, Scanner], game: str
+) -> None:
+    trial = lighting_trial(*tools, game, seed=50, kelvin=4500.0, ev=1.5, calibrated=False)
+    assert not trial.confident_wrong_board
+    assert trial.wrong == 0  # every component of an overexposed board is marked unread
+
+
+@pytest.mark.parametrize("game", ["isle", "pigments"])
+def test_a_warm_dim_light_is_read_right_with_the_reference_card(
+    tools: tuple[Renderer, Scanner], game: str
+) -> None:
+    trial = lighting_trial(*tools, game, seed=51, kelvin=2700.0, ev=-1.5, calibrated=True)
+    assert (trial.right, trial.wrong) == (trial.total, 0)
+
+
+def test_a_profile_from_another_camera_is_refused(tmp_path: Path) -> None:
+    profile = tmp_path / "other.json"
+    camera = {
+        "image_size": [640, 480],
+        "camera_matrix": [[500.0, 0.0, 320.0], [0.0, 500.0, 240.0], [0.0, 0.0, 1.0]],
+        "dist_coeffs": [0.0, 0.0, 0.0, 0.0, 0.0],
+        "rms": 0.2,
+        "views_used": 10,
+        "pattern": "chessboard 9x6 inner corners, 25 mm squares",
+    }
+    profile.write_text(
+        json.dumps({"format": 1, "kind": "atelier-calibration", "name": "x", "camera": camera})
+    )
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.full((1080, 1920, 3), 128, np.uint8))
+    run = atelier("scan", photo, "--calibration", profile)
+    assert run.status == 2 and run.stdout == ""
+    assert "the profile is for 640x480 photos, this one is 1920x1080" in run.stderr

@@ -183,12 +183,20 @@ def _pigments(root: Field, index: int, table: _Table) -> tuple[BoardPlan, ...]:
     return (BoardPlan(palette, index, tuple(pieces), tuple(chips)),)
 
 
+def _calibration(root: Field, index: int, table: _Table) -> tuple[BoardPlan, ...]:
+    """``{"game": "calibration"}``: the colour reference card, lying on the table."""
+    root.members(required=("game",))
+    (card,) = layouts("calibration")
+    return (BoardPlan(table.take(card, root), index),)
+
+
 PLANNERS: Mapping[str, Callable[[Field, int, _Table], tuple[BoardPlan, ...]]] = MappingProxyType(
     {
         "colorfield": _colorfield,
         "paintings": _paintings,
         "isle": _isle,
         "pigments": _pigments,
+        "calibration": _calibration,
     }
 )
 

@@ -46,6 +46,9 @@ class RenderOptions:
     seed: int
     difficulty: Difficulty = Difficulty.MEDIUM
     size: tuple[int, int] = DEFAULT_SIZE
+    # Fixed light instead of one drawn from the difficulty's range (for lighting studies).
+    kelvin: float | None = None
+    exposure_ev: float | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,10 @@ class Renderer:
         camera, framed = choose_camera(scene, env, options.size, _rng(seed, "camera"))
         ppm = canvas_ppm(scene, camera)
         lighting = choose_lighting(env, _rng(seed, "light"))
+        if options.kelvin is not None:
+            lighting = dataclasses.replace(lighting, kelvin=options.kelvin)
+        if options.exposure_ev is not None:
+            lighting = dataclasses.replace(lighting, exposure=2.0**options.exposure_ev)
         shading = Shading(lighting.light_deg, lighting.shadow_strength, lighting.shadow_softness_mm)
         hand_rng = _rng(seed, "hands")
         hands = {b.layout.key: choose_hand(hand_rng) for b in scene.boards if b.fills}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -37,6 +37,8 @@ from vision.scan.registration import Sighting, register
 MAX_DETECT_SIDE = 4000  # larger photos are searched for markers at this size, then read in full
 MIN_SIDE = 16  # smaller images hold nothing to read
 MAX_FIT_ERROR_PX = 3.0  # a board whose markers disagree by more than this is not trusted
+CLIPPED_LEVEL = 250  # a pixel with a channel this bright has lost its colour
+MAX_CLIPPED = 0.25  # more of a board than this so bright: it is overexposed
 MIN_CONFIDENCE = 0.5
 REGISTRATION_CONFIDENCE = {4: 1.0, 3: 0.98, 2: 0.95, 1: 0.85}
 # Boards are read at one resolution per game, so what is built per board (the printed face to
@@ -185,6 +187,15 @@ class Scanner:
             )
         ppm = READ_PPM[layout.game]
         face = rectify(image, board, ppm)
+        clipped = float(np.mean(face.image.max(axis=2) >= CLIPPED_LEVEL))
+        overexposed = clipped > MAX_CLIPPED
+        if overexposed:
+            # Blown-out light leaves white, yellow and pale colours all at the sensor's limit:
+            # nothing read by colour there can be trusted.
+            problems.append(
+                f"board {layout.key}: overexposed ({clipped:.0%} of it at the sensor's limit); "
+                "colours cannot be read"
+            )
         on_board = [piece_on_board(p, board) for p in pieces]
         balance = white_of(face, layout, correction)
         ctx = BoardContext(image, board, face, balance, on_board, self._printed(layout, ppm))
@@ -197,6 +208,11 @@ class Scanner:
             position = self.pigments.read(ctx)
         else:
             position = {"cards": self.paintings.read(ctx), "painting": layout.content["painting"]}
+        if overexposed:
+            ctx.reads = [
+                replace(r, confidence=0.0, problem=r.problem or f"{r.component}: overexposed")
+                for r in ctx.reads
+            ]
         problems += [r.problem for r in ctx.reads if r.problem]
         problems += [
             f"{r.component}: low confidence ({r.confidence:.2f})"
