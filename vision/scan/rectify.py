@@ -31,35 +31,26 @@ class Rectified:
             return np.ones(self.image.shape[:2], bool)
         return self.seen_mask
 
-    def pixels(self, shape: Shape, shrink: float = 1.0) -> NDArray[np.uint8]:
-        """The seen BGR pixels inside ``shape`` scaled by ``shrink`` about its centre (N x 3)."""
+    def _window(self, shape: Shape) -> tuple[int, int, int, int] | None:
+        """The pixel window (x0, y0, x1, y1) holding ``shape``, clipped to the face."""
         box = bounds(shape)
         x0 = max(0, int(np.floor(box.x * self.ppm)))
         y0 = max(0, int(np.floor(box.y * self.ppm)))
         x1 = min(self.image.shape[1], int(np.ceil((box.x + box.w) * self.ppm)) + 1)
         y1 = min(self.image.shape[0], int(np.ceil((box.y + box.h) * self.ppm)) + 1)
-        if x1 <= x0 or y1 <= y0:
+        return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+
+    def pixels(
+        self, shape: Shape, shrink: float = 1.0, holes: tuple[Shape, ...] = (), margin: float = 0.0
+    ) -> NDArray[np.uint8]:
+        """The seen BGR pixels (N x 3) inside ``shape`` scaled by ``shrink`` about its centre,
+        leaving out every hole (each grown by ``margin`` mm)."""
+        window = self._window(shape)
+        if window is None:
             return np.zeros((0, 3), np.uint8)
+        x0, y0, x1, y1 = window
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         _fill(mask, shape, shrink, self.ppm, (x0, y0))
-        inside = mask > 0
-        if self.seen_mask is not None:
-            inside &= self.seen_mask[y0:y1, x0:x1]
-        return np.asarray(self.image[y0:y1, x0:x1][inside], np.uint8)
-
-    def pixels_outside(
-        self, shape: Shape, holes: list[Shape], margin: float = 0.0
-    ) -> NDArray[np.uint8]:
-        """The seen pixels inside ``shape`` but outside every hole (grown by ``margin`` mm)."""
-        box = bounds(shape)
-        x0 = max(0, int(np.floor(box.x * self.ppm)))
-        y0 = max(0, int(np.floor(box.y * self.ppm)))
-        x1 = min(self.image.shape[1], int(np.ceil((box.x + box.w) * self.ppm)) + 1)
-        y1 = min(self.image.shape[0], int(np.ceil((box.y + box.h) * self.ppm)) + 1)
-        if x1 <= x0 or y1 <= y0:
-            return np.zeros((0, 3), np.uint8)
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        _fill(mask, shape, 1.0, self.ppm, (x0, y0))
         for hole in holes:
             grown = bounds(hole)
             scale = (grown.w + 2 * margin) / grown.w if grown.w else 1.0

@@ -38,7 +38,8 @@ MAX_DETECT_SIDE = 4000  # larger photos are searched for markers at this size, t
 MIN_SIDE = 16  # smaller images hold nothing to read
 MAX_FIT_ERROR_PX = 3.0  # a board whose markers disagree by more than this is not trusted
 CLIPPED_LEVEL = 250  # a pixel with a channel this bright has lost its colour
-MAX_CLIPPED = 0.25  # more of a board than this so bright: it is overexposed
+COLOURED_PRINT = 235  # printed pixels whose brightest channel is below this are not paper white
+MAX_CLIPPED = 0.25  # more of a board's coloured print than this so bright: it is overexposed
 MIN_CONFIDENCE = 0.5
 REGISTRATION_CONFIDENCE = {4: 1.0, 3: 0.98, 2: 0.95, 1: 0.85}
 # Boards are read at one resolution per game, so what is built per board (the printed face to
@@ -187,18 +188,19 @@ class Scanner:
             )
         ppm = READ_PPM[layout.game]
         face = rectify(image, board, ppm)
-        clipped = float(np.mean(face.image.max(axis=2) >= CLIPPED_LEVEL))
+        printed = self._printed(layout, ppm)
+        clipped = _clipped_share(face.image, printed)
         overexposed = clipped > MAX_CLIPPED
         if overexposed:
-            # Blown-out light leaves white, yellow and pale colours all at the sensor's limit:
-            # nothing read by colour there can be trusted.
+            # Blown-out light leaves pale colours at the sensor's limit, like white: nothing
+            # read by colour there can be trusted.
             problems.append(
-                f"board {layout.key}: overexposed ({clipped:.0%} of it at the sensor's limit); "
-                "colours cannot be read"
+                f"board {layout.key}: overexposed ({clipped:.0%} of its coloured print at the "
+                "sensor's limit); colours cannot be read"
             )
         on_board = [piece_on_board(p, board) for p in pieces]
         balance = white_of(face, layout, correction)
-        ctx = BoardContext(image, board, face, balance, on_board, self._printed(layout, ppm))
+        ctx = BoardContext(image, board, face, balance, on_board, printed)
         position: dict[str, Any]
         if layout.game == "colorfield":
             position = self.colorfield.read(ctx)
@@ -231,6 +233,15 @@ class Scanner:
             tuple(problems),
             tuple(ctx.reads),
         )
+
+
+def _clipped_share(face: Image, printed: Image) -> float:
+    """The share of the board's coloured (not white) print that the photo shows at the sensor's
+    limit. White paper may well be near it; a coloured area only when light has blown it out."""
+    coloured = printed.max(axis=2) < COLOURED_PRINT
+    if not coloured.any():
+        return 0.0
+    return float(np.mean(face[coloured].max(axis=1) >= CLIPPED_LEVEL))
 
 
 def _merge_paintings(read: Sequence[BoardObservation]) -> list[BoardObservation]:

@@ -57,7 +57,7 @@ class PigmentsReader:
         layout = ctx.board.layout
         well = layout.region(f"pan {pan}").shape
         slots = [r.shape for r in layout.regions if r.name.startswith(f"{pan} ")]
-        pixels = ctx.face.pixels_outside(well, slots, margin=1.0)
+        pixels = ctx.face.pixels(well, holes=tuple(slots), margin=1.0)
         if len(pixels) == 0:
             return True
         lab = to_lab(ctx.balance.apply(pixels, bounds(well).centre))
