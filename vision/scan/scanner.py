@@ -14,6 +14,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from calibration.camera import CameraModel
 from calibration.colour import ColourCorrection, fit_correction
@@ -40,11 +41,12 @@ MAX_FIT_ERROR_PX = 3.0  # a board whose markers disagree by more than this is no
 CLIPPED_LEVEL = 250  # a pixel with a channel this bright has lost its colour
 COLOURED_PRINT = 235  # printed pixels whose brightest channel is below this are not paper white
 MAX_CLIPPED = 0.25  # more of a board's coloured print than this so bright: it is overexposed
+CLIPPED_SAMPLE = 7  # every 7th coloured pixel is plenty to judge the exposure
 MIN_CONFIDENCE = 0.5
 REGISTRATION_CONFIDENCE = {4: 1.0, 3: 0.98, 2: 0.95, 1: 0.85}
 # Boards are read at one resolution per game, so what is built per board (the printed face to
 # compare with, the isle's pixel-to-cell map) is built once.
-READ_PPM = {"isle": 2.0, "colorfield": 3.0, "pigments": 3.0, "paintings": 2.0}
+READ_PPM = {"isle": 2.0, "colorfield": 2.5, "pigments": 2.5, "paintings": 2.0}
 READ_KINDS = {
     ("colorfield", "canvas"),
     ("paintings", "mat"),
@@ -80,6 +82,7 @@ class Scanner:
         self.colour = colour
         self._undistort: dict[tuple[int, int], tuple[Any, Any]] = {}
         self._faces: dict[tuple[str, float], Image] = {}
+        self._coloured_print: dict[tuple[str, float], NDArray[np.intp]] = {}
         self.colorfield = ColorFieldReader()
         self.isle = IsleReader()
         self.paintings = PaintingsReader()
@@ -93,6 +96,15 @@ class Scanner:
             if (layout.game, layout.kind) in READ_KINDS:
                 self._printed(layout, READ_PPM[layout.game])
         self.isle.lookup()
+
+    def _coloured(self, layout: Layout, ppm: float) -> NDArray[np.intp]:
+        """Where the board's print is coloured, not paper white: a sample of flat pixel indices."""
+        key = (layout.key, ppm)
+        if key not in self._coloured_print:
+            printed = self._printed(layout, ppm)
+            flat = np.flatnonzero(printed.max(axis=2) < COLOURED_PRINT)
+            self._coloured_print[key] = flat[::CLIPPED_SAMPLE]
+        return self._coloured_print[key]
 
     def _printed(self, layout: Layout, ppm: float) -> Image:
         key = (layout.key, ppm)
@@ -189,7 +201,7 @@ class Scanner:
         ppm = READ_PPM[layout.game]
         face = rectify(image, board, ppm)
         printed = self._printed(layout, ppm)
-        clipped = _clipped_share(face.image, printed)
+        clipped = _clipped_share(face.image, self._coloured(layout, ppm))
         overexposed = clipped > MAX_CLIPPED
         if overexposed:
             # Blown-out light leaves pale colours at the sensor's limit, like white: nothing
@@ -235,13 +247,12 @@ class Scanner:
         )
 
 
-def _clipped_share(face: Image, printed: Image) -> float:
+def _clipped_share(face: Image, coloured: NDArray[np.intp]) -> float:
     """The share of the board's coloured (not white) print that the photo shows at the sensor's
     limit. White paper may well be near it; a coloured area only when light has blown it out."""
-    coloured = printed.max(axis=2) < COLOURED_PRINT
-    if not coloured.any():
+    if len(coloured) == 0:
         return 0.0
-    return float(np.mean(face[coloured].max(axis=1) >= CLIPPED_LEVEL))
+    return float(np.mean(face.reshape(-1, 3)[coloured].max(axis=1) >= CLIPPED_LEVEL))
 
 
 def _merge_paintings(read: Sequence[BoardObservation]) -> list[BoardObservation]:
