@@ -47,6 +47,9 @@ class BoardObservation:
     confidence: float
     problems: tuple[str, ...]
     components: tuple[ComponentRead, ...] = ()
+    # "player": a player's board, scored; "shared": an area every player uses (the Art Row, the
+    # Pigment Lab market), reported as what lies where, never scored.
+    kind: str = "player"
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ class ScoredBoard:
         obs = self.observation
         return {
             "game": obs.game,
+            "kind": obs.kind,
             "player": obs.player,
             "position": self.position,
             "score": self.score,
@@ -101,6 +105,8 @@ def complete_position(
 
 
 def score_observation(observation: BoardObservation, options: GameOptions) -> ScoredBoard:
+    if observation.kind == "shared":
+        return ScoredBoard(observation, observation.position, None, None, observation.problems)
     position, missing = complete_position(observation, options)
     problems = observation.problems + ((missing,) if missing else ())
     if problems:

@@ -31,6 +31,7 @@ from vision.scan.readers.colorfield import ColorFieldReader
 from vision.scan.readers.isle import IsleReader
 from vision.scan.readers.paintings import PaintingsReader
 from vision.scan.readers.pigments import PigmentsReader
+from vision.scan.readers.tables import ArtRowReader, MarketReader
 from vision.scan.rectify import rectify
 from vision.scan.reference import find_reference, read_patches
 from vision.scan.registration import Sighting, register
@@ -50,9 +51,12 @@ READ_PPM = {"isle": 2.0, "colorfield": 2.5, "pigments": 2.5, "paintings": 2.0}
 READ_KINDS = {
     ("colorfield", "canvas"),
     ("paintings", "mat"),
+    ("paintings", "art-row"),
     ("isle", "sheet"),
     ("pigments", "palette"),
+    ("pigments", "market"),
 }
+SHARED_KINDS = {("paintings", "art-row"), ("pigments", "market")}
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,8 @@ class Scanner:
         self.isle = IsleReader()
         self.paintings = PaintingsReader()
         self.pigments = PigmentsReader()
+        self.art_row = ArtRowReader()
+        self.market = MarketReader()
 
     def prepare(self) -> None:
         """Draw every board's printed face now rather than on first sight (for a live camera or
@@ -162,7 +168,8 @@ class Scanner:
             and (game is None or b.layout.game == game)
         ]
         read = [self._read_board(image, board, registration.pieces, correction) for board in boards]
-        observations = _merge_paintings(read) + [o for o in read if o.game != "paintings"]
+        mats = [o for o in read if o.game == "paintings" and o.kind == "player"]
+        observations = _merge_paintings(mats) + [o for o in read if o not in mats]
         observations.sort(key=lambda o: (o.game, o.player or 0, o.boards))
         stages["read"] = (clock() - start) * 1000
         return Observation(
@@ -214,12 +221,17 @@ class Scanner:
         balance = white_of(face, layout, correction)
         ctx = BoardContext(image, board, face, balance, on_board, printed)
         position: dict[str, Any]
-        if layout.game == "colorfield":
+        which = (layout.game, layout.kind)
+        if which == ("colorfield", "canvas"):
             position = self.colorfield.read(ctx)
-        elif layout.game == "isle":
+        elif which == ("isle", "sheet"):
             position = self.isle.read(ctx)
-        elif layout.game == "pigments":
+        elif which == ("pigments", "palette"):
             position = self.pigments.read(ctx)
+        elif which == ("pigments", "market"):
+            position = self.market.read(ctx)
+        elif which == ("paintings", "art-row"):
+            position = self.art_row.read(ctx)
         else:
             position = {"cards": self.paintings.read(ctx), "painting": layout.content["painting"]}
         if overexposed:
@@ -236,14 +248,16 @@ class Scanner:
         ]
         seen = REGISTRATION_CONFIDENCE.get(len(board.marker_ids), 0.0)
         confidence = seen * min([r.confidence for r in ctx.reads] or [1.0])
+        shared = which in SHARED_KINDS
         return BoardObservation(
             layout.game,
-            layout.seat,
+            None if shared else layout.seat,
             (layout.key,),
             position,
             confidence,
             tuple(problems),
             tuple(ctx.reads),
+            "shared" if shared else "player",
         )
 
 
@@ -259,8 +273,7 @@ def _merge_paintings(read: Sequence[BoardObservation]) -> list[BoardObservation]
     """A player's mats, one per painting, become one Paintings observation."""
     seats: dict[int | None, list[BoardObservation]] = {}
     for obs in read:
-        if obs.game == "paintings":
-            seats.setdefault(obs.player, []).append(obs)
+        seats.setdefault(obs.player, []).append(obs)
     merged = []
     for seat, mats in seats.items():
         mats.sort(key=lambda m: int(m.position["painting"]))
