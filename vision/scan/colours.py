@@ -129,16 +129,6 @@ class ColourClassifier:
             name, self.names[best], float(d[best]), self.names[second], float(d[second] - d[best])
         )
 
-    def shares(self, pixels: NDArray[np.float32] | NDArray[np.uint8]) -> dict[str, float]:
-        """The share of pixels nearest each reference (within the reject threshold)."""
-        if len(pixels) == 0:
-            return {}
-        d = self.distances(to_lab(pixels))
-        nearest = np.argmin(d, axis=1)
-        accepted = d[np.arange(len(d)), nearest] <= self.reject_delta_e
-        counts = np.bincount(nearest[accepted], minlength=len(self.names))
-        return {name: float(counts[i]) / len(pixels) for i, name in enumerate(self.names)}
-
 
 def subset(references: Mapping[str, RGB], names: Sequence[str]) -> dict[str, RGB]:
     return {name: references[name] for name in names}

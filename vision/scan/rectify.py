@@ -25,12 +25,6 @@ class Rectified:
     seen_mask: NDArray[np.bool_] | None
     ppm: float
 
-    @property
-    def seen(self) -> NDArray[np.bool_]:
-        if self.seen_mask is None:
-            return np.ones(self.image.shape[:2], bool)
-        return self.seen_mask
-
     def _window(self, shape: Shape) -> tuple[int, int, int, int] | None:
         """The pixel window (x0, y0, x1, y1) holding ``shape``, clipped to the face."""
         box = bounds(shape)
@@ -64,16 +58,15 @@ class Rectified:
         """The share of ``shape`` the camera saw (the rest lies outside the photo)."""
         if self.seen_mask is None:
             return 1.0
-        box = bounds(shape)
-        x0, y0 = max(0, int(box.x * self.ppm)), max(0, int(box.y * self.ppm))
-        x1 = min(self.seen.shape[1], int(np.ceil((box.x + box.w) * self.ppm)))
-        y1 = min(self.seen.shape[0], int(np.ceil((box.y + box.h) * self.ppm)))
-        if x1 <= x0 or y1 <= y0:
+        window = self._window(shape)
+        if window is None:
             return 0.0
+        x0, y0, x1, y1 = window
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         _fill(mask, shape, 1.0, self.ppm, (x0, y0))
-        total = int(np.count_nonzero(mask))
-        return float(np.count_nonzero(self.seen[y0:y1, x0:x1] & (mask > 0))) / max(total, 1)
+        inside = mask > 0
+        seen = int(np.count_nonzero(self.seen_mask[y0:y1, x0:x1] & inside))
+        return seen / max(int(np.count_nonzero(inside)), 1)
 
 
 def _scaled(
