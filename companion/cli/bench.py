@@ -28,9 +28,10 @@ def register(commands: Any) -> None:
     )
     parser.add_argument(
         "suite",
-        choices=("rules", "markers", "vision"),
+        choices=("rules", "markers", "vision", "web"),
         help="rules: the rules engines; markers: the fiducial family study; "
-        "vision: scanning rendered boards with known truth",
+        "vision: scanning rendered boards with known truth; "
+        "web: live viewers of one table on loopback",
     )
     parser.add_argument(
         "--boards", type=int, default=20, help="vision: boards per game and difficulty"
@@ -60,12 +61,19 @@ def register(commands: Any) -> None:
         "--seconds", type=float, default=1.0, help="time per measurement (default 1.0)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for the sample positions")
+    parser.add_argument("--viewers", type=int, default=50, help="web: live viewers (default 50)")
+    parser.add_argument("--scans", type=int, default=20, help="web: scans timed (default 20)")
+    parser.add_argument(
+        "--minutes", type=float, default=10.0, help="web: minutes of scans for memory (default 10)"
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.suite == "markers":
         return run_markers(args)
+    if args.suite == "web":
+        return run_web(args)
     if args.suite == "vision":
         return run_vision(args)
     if not 0.01 <= args.seconds <= 600:
@@ -175,6 +183,43 @@ def run_lighting(args: argparse.Namespace, progress: Any) -> int:
         print(
             f"{label:<13} {row['kelvin']:>6.0f} {row['exposure_ev']:>+5.1f} "
             f"{row['right_rate']:>7.1%} {row['wrong']:>5} {row['confident_wrong_boards']:>10}",
+            file=sys.stderr,
+        )
+    json.dump(results, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def run_web(args: argparse.Namespace) -> int:
+    if not 1 <= args.viewers <= 500:
+        raise AtelierError(f"--viewers: {args.viewers} is out of range (1..500)")
+    if not 1 <= args.scans <= 10000:
+        raise AtelierError(f"--scans: {args.scans} is out of range (1..10000)")
+    if not 0 <= args.minutes <= 600:
+        raise AtelierError(f"--minutes: {args.minutes} is out of range (0..600)")
+    # Imported here so that the other benchmarks never load Flask or the server.
+    from web.bench import run_web_bench
+
+    tty = sys.stderr.isatty()
+
+    def progress(step: str) -> None:
+        if tty:
+            print(f"\r{step:<40}", end="", file=sys.stderr, flush=True)
+
+    results = run_web_bench(args.viewers, args.scans, args.minutes, 2.0, progress)
+    if tty:
+        print(file=sys.stderr)
+    latency = results["latency_ms"]
+    print(
+        f"{results['viewers']} viewers, {results['scans']} scans: event to viewer "
+        f"median {latency['median']} ms, p95 {latency['p95']} ms, max {latency['max']} ms "
+        f"({results['missing']} missing)",
+        file=sys.stderr,
+    )
+    if results["memory"]:
+        first, last = results["memory"][0], results["memory"][-1]
+        print(
+            f"memory over {args.minutes} min: {first['rss_mb']} MB -> {last['rss_mb']} MB",
             file=sys.stderr,
         )
     json.dump(results, sys.stdout, indent=2)

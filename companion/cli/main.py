@@ -13,7 +13,18 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from companion import __version__
-from companion.cli import bench, calibrate, led, markers, pigments, print_cmd, render, scan, score
+from companion.cli import (
+    bench,
+    calibrate,
+    led,
+    markers,
+    pigments,
+    print_cmd,
+    render,
+    scan,
+    score,
+    serve,
+)
 from companion.errors import AtelierError
 
 EXAMPLES = """\
@@ -53,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.register(commands)
     scan.register(commands)
     led.register(commands)
+    serve.register(commands)
     return parser
 
 

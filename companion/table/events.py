@@ -1,0 +1,32 @@
+"""The events of a table's log: what happened, in the order it happened.
+
+Every change to a table is one event, written to the log before anything shows it; scores,
+standings and history are computed from the log alone, so a restart shows exactly what was shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+SCAN: Final = "scan"  # a photo's boards, as read and scored, with legality warnings
+CORRECTION: Final = "correction"  # a person fixed a misread component of a scanned board
+ROUND_END: Final = "round-end"  # the table moved on to the next round
+UNDO: Final = "undo"  # takes back the latest change still in effect
+KINDS: Final = (SCAN, CORRECTION, ROUND_END, UNDO)
+CHANGES: Final = (SCAN, CORRECTION, ROUND_END)  # the kinds an undo can take back
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the log. ``id`` grows with every event of every table, so it orders them
+    and serves as the live stream's event id."""
+
+    id: int
+    table: str
+    kind: str
+    data: dict[str, Any]
+    at: float  # seconds since the epoch, when it was written
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "data": self.data, "at": round(self.at, 3)}

@@ -1,0 +1,273 @@
+"""A table's state, computed from its setup and its event log alone.
+
+Pure: the same log gives the same state, so a restarted server, a viewer catching up and the LED
+displays all agree. Undo is an event that takes back the latest change still in effect; a
+correction follows the scan it corrects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any
+
+from companion.games.colorfield.standings import dense_positions
+from companion.table.events import CHANGES, CORRECTION, ROUND_END, SCAN, UNDO, Event
+from companion.table.readings import BoardReading
+from companion.table.setup import TableSetup
+
+# Games whose score is banked at each round's end and added up (Color Field scores its canvas
+# every round); in the others a board's latest score is the player's score.
+BANKS_ROUNDS = frozenset({"colorfield"})
+ROUND_LIMIT: Mapping[str, int] = MappingProxyType({"colorfield": 3})
+
+
+@dataclass(frozen=True)
+class SeatState:
+    seat: int
+    reading: BoardReading | None
+    reading_event: int | None  # the scan that read it
+    reading_round: int  # the round it was read in
+    banked: tuple[int, ...]  # scores of the rounds already ended (games that bank them)
+    tokens_spent: int  # Color Field: Inspiration tokens the accepted scans show used
+    scans_this_round: int
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    event: Event
+    summary: str
+    undone: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.event.to_json(), "summary": self.summary, "undone": self.undone}
+
+
+@dataclass(frozen=True)
+class TableState:
+    table: str
+    setup: TableSetup
+    seats: tuple[SeatState, ...]
+    round: int
+    finished: bool  # the last round has ended
+    turn: int  # the seat whose turn it is: the one after the last seat scanned
+    last_change: int | None  # the latest change still in effect (what undo takes back)
+    changed_seats: tuple[int, ...]  # the seats that change touched
+    last_event: int  # the id of the newest event, 0 for none
+
+    def seat(self, number: int) -> SeatState:
+        return next(s for s in self.seats if s.seat == number)
+
+    def total(self, number: int) -> int:
+        state = self.seat(number)
+        current = state.reading.total if state.reading is not None else None
+        if self.setup.game not in BANKS_ROUNDS:
+            return current or 0
+        this_round = current if state.reading_round == self.round and not self.finished else None
+        return sum(state.banked) + (this_round or 0)
+
+    def totals(self) -> tuple[int, ...]:
+        """Every player's total in seat order: what a score display shows."""
+        return tuple(self.total(s.seat) for s in self.seats)
+
+    def standings(self) -> tuple[int, ...]:
+        """Each player's place in seat order; ties share a place and none is skipped."""
+        return dense_positions(self.totals())
+
+    def scores_json(self) -> dict[str, Any]:
+        """The scoreboard alone: totals, places, round and turn, and what the last change
+        touched (what every live viewer receives after each event)."""
+        players = []
+        for state, place in zip(self.seats, self.standings(), strict=True):
+            player = self.setup.player(state.seat)
+            assert player is not None
+            reading = state.reading
+            players.append(
+                {
+                    **player.to_json(),
+                    "total": self.total(state.seat),
+                    "place": place,
+                    "round_scores": list(state.banked),
+                    "scan": state.reading_event,
+                    "board_total": None if reading is None else reading.total,
+                    "problems": 0 if reading is None else len(reading.scored.problems),
+                    "warnings": 0 if reading is None else len(reading.warnings),
+                }
+            )
+        return {
+            "id": self.table,
+            "game": self.setup.game,
+            "round": self.round,
+            "finished": self.finished,
+            "turn": self.turn,
+            "players": players,
+            "last_change": self.last_change,
+            "changed_seats": list(self.changed_seats),
+            "last_event": self.last_event,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        places = self.standings()
+        players = []
+        for state, place in zip(self.seats, places, strict=True):
+            player = self.setup.player(state.seat)
+            assert player is not None
+            reading = state.reading
+            players.append(
+                {
+                    **player.to_json(),
+                    "total": self.total(state.seat),
+                    "place": place,
+                    "round_scores": list(state.banked),
+                    "scan": state.reading_event,
+                    "board": None if reading is None else reading.to_json(),
+                }
+            )
+        standings = sorted(players, key=lambda p: (p["place"], p["seat"]))
+        return {
+            "id": self.table,
+            "game": self.setup.game,
+            "setup": self.setup.to_json(),
+            "round": self.round,
+            "finished": self.finished,
+            "turn": self.turn,
+            "players": players,
+            "standings": [
+                {"seat": p["seat"], "name": p["name"], "place": p["place"], "total": p["total"]}
+                for p in standings
+            ],
+            "last_change": self.last_change,
+            "changed_seats": list(self.changed_seats),
+            "last_event": self.last_event,
+        }
+
+
+def project(table: str, setup: TableSetup, events: Sequence[Event]) -> TableState:
+    """The state after ``events`` (the whole log, oldest first)."""
+    undone = undone_ids(events)
+    state = initial(table, setup)
+    for event in events:
+        if event.kind in CHANGES and event.id not in undone and not _orphan(event, undone):
+            state = advance(state, event)
+    return replace(state, last_event=events[-1].id if events else 0)
+
+
+def undone_ids(events: Sequence[Event]) -> set[int]:
+    return {int(e.data["undoes"]) for e in events if e.kind == UNDO}
+
+
+def initial(table: str, setup: TableSetup) -> TableState:
+    seats = tuple(SeatState(s, None, None, 1, (), 0, 0) for s in setup.seats)
+    return TableState(table, setup, seats, 1, False, setup.seats[0], None, (), 0)
+
+
+def advance(state: TableState, event: Event) -> TableState:
+    """The state after one more change (a scan, a correction or a round's end). An undo cannot
+    be applied forward: it takes the table back, so the log is projected again without what it
+    undid."""
+    if event.kind not in CHANGES:
+        raise ValueError(f"{event.kind} events are projected from the whole log")
+    setup = state.setup
+    seats = {s.seat: s for s in state.seats}
+    turn, round_number, finished = state.turn, state.round, state.finished
+    if event.kind == SCAN:
+        readings = [BoardReading.from_json(b) for b in event.data["boards"]]
+        for reading in readings:
+            old = seats[reading.seat]
+            same_round = old.reading_event is not None and old.reading_round == round_number
+            seats[reading.seat] = replace(
+                old,
+                reading=reading,
+                reading_event=event.id,
+                reading_round=round_number,
+                tokens_spent=old.tokens_spent + reading.tokens_spent,
+                scans_this_round=old.scans_this_round + 1 if same_round else 1,
+            )
+        changed = tuple(r.seat for r in readings)
+        if len(readings) == 1:
+            turn = _next_seat(setup.seats, readings[0].seat)
+    elif event.kind == CORRECTION:
+        reading = BoardReading.from_json(event.data["reading"])
+        old = seats[reading.seat]
+        before = old.reading.tokens_spent if old.reading is not None else 0
+        seats[reading.seat] = replace(
+            old, reading=reading, tokens_spent=old.tokens_spent - before + reading.tokens_spent
+        )
+        changed = (reading.seat,)
+    else:
+        scores = {int(k): int(v) for k, v in event.data["scores"].items()}
+        if setup.game in BANKS_ROUNDS:
+            seats = {n: replace(s, banked=(*s.banked, scores[n])) for n, s in seats.items()}
+        changed = setup.seats
+        limit = ROUND_LIMIT.get(setup.game)
+        if limit is not None and round_number >= limit:
+            finished = True
+        else:
+            round_number += 1
+    return replace(
+        state,
+        seats=tuple(seats[s] for s in setup.seats),
+        round=round_number,
+        finished=finished,
+        turn=turn,
+        last_change=event.id,
+        changed_seats=changed,
+        last_event=event.id,
+    )
+
+
+def history(setup: TableSetup, events: Sequence[Event]) -> list[HistoryEntry]:
+    """Every event in a few words, oldest first, marking those taken back."""
+    undone = undone_ids(events)
+    return [
+        HistoryEntry(e, summarize(setup, e), e.id in undone or _orphan(e, undone)) for e in events
+    ]
+
+
+def _orphan(event: Event, undone: Collection[int]) -> bool:
+    return event.kind == CORRECTION and int(event.data["scan"]) in undone
+
+
+def _next_seat(seats: Sequence[int], seat: int) -> int:
+    return seats[(seats.index(seat) + 1) % len(seats)] if seat in seats else seats[0]
+
+
+def summarize(setup: TableSetup, event: Event) -> str:
+    """The event in a few words, for the history."""
+
+    def name(seat: int) -> str:
+        player = setup.player(seat)
+        return player.name if player is not None else f"seat {seat}"
+
+    if event.kind == SCAN:
+        parts = []
+        for board in event.data["boards"]:
+            score = board["score"]
+            if score is None:
+                count = len(board["problems"])
+                parts.append(f"{name(board['seat'])} unreadable ({count} problems)")
+            else:
+                warned = f", {len(board['warnings'])} warnings" if board["warnings"] else ""
+                parts.append(f"{name(board['seat'])} {score['total']} points{warned}")
+        return "Scan: " + ("; ".join(parts) if parts else "no board of this table")
+    if event.kind == CORRECTION:
+        board = event.data["reading"]
+        score = board["score"]
+        now = f"now {score['total']} points" if score is not None else "still unreadable"
+        return (
+            f"Correction: {name(board['seat'])}'s {event.data['component']} set to "
+            f"{_value(event.data['value'])}, {now}"
+        )
+    if event.kind == ROUND_END:
+        scores = ", ".join(f"{name(int(s))} {v}" for s, v in event.data["scores"].items())
+        return f"Round {event.data['round']} ended: {scores}"
+    return f"Undo of #{event.data['undoes']}"
+
+
+def _value(value: object) -> str:
+    if value is None:
+        return "empty"
+    if isinstance(value, dict):
+        return f"{value['tile']} turned {value['rotation']}"
+    return str(value)

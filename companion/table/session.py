@@ -1,0 +1,244 @@
+"""The tables of one data folder: create them, change them through events, read their state.
+
+Every change is validated against the current state, written to the log, and only then applied
+to the in-memory state and announced to listeners (the web's live streams, a score display). The
+CLI, the web app and the tests all drive tables through this class, without HTTP.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.errors import AtelierError
+from companion.fields import Field
+from companion.observation import BoardObservation
+from companion.table.events import CORRECTION, ROUND_END, SCAN, UNDO, Event
+from companion.table.legality import TurnContext
+from companion.table.projection import TableState, advance, project
+from companion.table.readings import BoardReading, correct, read_board
+from companion.table.setup import TableSetup, parse_setup, setup_from_json
+from companion.table.store import BoardView, Store
+
+TABLE_ID = re.compile(r"[0-9a-f]{8}")
+TOKEN_BYTES = 24  # 192 bits: unguessable, and short enough for a QR code a phone reads at a glance
+
+Listener = Callable[[Event], None]
+
+
+class UnknownTableError(AtelierError):
+    """No table has this id."""
+
+
+class ConflictError(AtelierError):
+    """The change does not fit the table's state (nothing to undo, a scan no longer in effect)."""
+
+
+class NothingReadError(AtelierError):
+    """A photo showed no board of this table; the reading comes with the refusal."""
+
+    def __init__(self, message: str, ignored: Sequence[str]) -> None:
+        super().__init__(message)
+        self.ignored = tuple(ignored)
+
+
+@dataclass(frozen=True)
+class Created:
+    table: str
+    token: str
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    event: Event
+    readings: tuple[BoardReading, ...]
+    ignored: tuple[str, ...]  # boards in the photo that are not this table's, and why
+
+
+class Tables:
+    """Every table of a data folder. Thread-safe: changes to one table are serialised."""
+
+    def __init__(self, folder: Path, clock: Callable[[], float] = time.time) -> None:
+        self.store = Store(folder, clock)
+        self._guard = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}
+        self._states: dict[str, TableState] = {}
+        self._listeners: list[Listener] = []
+
+    def close(self) -> None:
+        self.store.close()
+
+    def listen(self, listener: Listener) -> None:
+        """Call ``listener`` with every event, after it is written and applied."""
+        with self._guard:
+            self._listeners.append(listener)
+
+    def create(self, setup: TableSetup | Any) -> Created:
+        """A new table from a setup (or its JSON); answers its id and its join token."""
+        if not isinstance(setup, TableSetup):
+            setup = parse_setup(Field(setup))
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        while True:
+            table = secrets.token_hex(4)
+            if self.store.table(table) is None:
+                break
+        self.store.create_table(table, token, setup.to_json())
+        return Created(table, token)
+
+    def ids(self) -> list[str]:
+        return self.store.table_ids()
+
+    def _lock(self, table: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(table, threading.Lock())
+
+    def state(self, table: str) -> TableState:
+        if not TABLE_ID.fullmatch(table):
+            raise UnknownTableError(f"no table {table!r}")
+        cached = self._states.get(table)
+        if cached is not None:
+            return cached
+        with self._lock(table):
+            return self._load(table)
+
+    def _load(self, table: str) -> TableState:
+        """The table projected from its whole log (called with the table's lock held)."""
+        row = self.store.table(table)
+        if row is None:
+            raise UnknownTableError(f"no table {table!r}")
+        state = project(table, setup_from_json(row.setup), self.store.events(table))
+        self._states[table] = state
+        return state
+
+    def authorised(self, table: str, token: str | None) -> bool:
+        """Whether ``token`` is the table's join token (compared in constant time)."""
+        row = self.store.table(table) if TABLE_ID.fullmatch(table) else None
+        if row is None:
+            raise UnknownTableError(f"no table {table!r}")
+        return token is not None and hmac.compare_digest(row.token, token)
+
+    def token(self, table: str) -> str:
+        row = self.store.table(table) if TABLE_ID.fullmatch(table) else None
+        if row is None:
+            raise UnknownTableError(f"no table {table!r}")
+        return row.token
+
+    def events(self, table: str, after: int = 0) -> list[Event]:
+        self.state(table)  # an unknown table is an error, not an empty log
+        return self.store.events(table, after)
+
+    def _commit(
+        self,
+        table: str,
+        kind: str,
+        data: dict[str, Any],
+        views: Mapping[int, BoardView] | None = None,
+    ) -> Event:
+        """Write one event and apply it (called with the table's lock held)."""
+        event = self.store.append(table, kind, data, dict(views or {}))
+        if kind == UNDO:
+            self._load(table)
+        else:
+            self._states[table] = advance(self._states[table], event)
+        with self._guard:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(event)
+        return event
+
+    def scan(
+        self,
+        table: str,
+        observations: Sequence[BoardObservation],
+        views: Mapping[tuple[str, ...], BoardView] | None = None,
+    ) -> ScanResult:
+        """Accept the boards of one photo that belong to this table's players; ``views`` are
+        their rectified faces by the printed boards they were read from."""
+        with self._lock(table):
+            state = self._states.get(table) or self._load(table)
+            setup = state.setup
+            readings: list[BoardReading] = []
+            ignored: list[str] = []
+            for observation in observations:
+                where = f"a {observation.game} board ({', '.join(observation.boards)})"
+                if observation.game != setup.game:
+                    ignored.append(f"{where}: this table plays {setup.game}")
+                elif observation.player is None or setup.player(observation.player) is None:
+                    ignored.append(f"{where}: no player sits at seat {observation.player}")
+                elif any(r.seat == observation.player for r in readings):
+                    ignored.append(f"{where}: seat {observation.player} is shown twice")
+                else:
+                    context = _context(state, observation.player)
+                    options = setup.options.game_options()
+                    readings.append(read_board(observation, observation.player, options, context))
+            if not readings:
+                found = "; ".join(ignored) if ignored else "no Atelier board found"
+                raise NothingReadError(f"no board of this table in the photo ({found})", ignored)
+            seat_views = {
+                r.seat: (views or {})[r.boards] for r in readings if r.boards in (views or {})
+            }
+            data = {"boards": [r.to_json() for r in readings], "ignored": ignored}
+            event = self._commit(table, SCAN, data, seat_views)
+        return ScanResult(event, tuple(readings), tuple(ignored))
+
+    def correct(self, table: str, request: Field) -> Event:
+        """``{"scan": id, "seat": n, "component": name, "value": ...}``: a person's reading of one
+        component of the board that scan read for that seat, while it is still in effect."""
+        members = request.members(required=("scan", "seat", "component", "value"))
+        scan_id = members["scan"].integer(1)
+        seat = members["seat"].integer(1)
+        component = members["component"].string()
+        with self._lock(table):
+            state = self._states.get(table) or self._load(table)
+            if seat not in state.setup.seats:
+                raise members["seat"].error(f"no player sits at seat {seat}")
+            current = state.seat(seat)
+            if current.reading is None or current.reading_event != scan_id:
+                shown = "none" if current.reading_event is None else f"#{current.reading_event}"
+                raise ConflictError(
+                    f"scan #{scan_id} is not the board in effect for seat {seat} (that is {shown})"
+                )
+            options = state.setup.options.game_options()
+            fixed = correct(current.reading, component, members["value"], options)
+            data = {
+                "scan": scan_id,
+                "seat": seat,
+                "component": component,
+                "value": fixed.corrected[component],
+                "reading": fixed.to_json(),
+            }
+            return self._commit(table, CORRECTION, data)
+
+    def end_round(self, table: str) -> Event:
+        """Close the current round, banking each player's score where the game banks them."""
+        with self._lock(table):
+            state = self._states.get(table) or self._load(table)
+            if state.finished:
+                raise ConflictError("the game is over: every round has ended")
+            scores = {str(s.seat): state.total(s.seat) - sum(s.banked) for s in state.seats}
+            return self._commit(table, ROUND_END, {"round": state.round, "scores": scores})
+
+    def undo(self, table: str) -> Event:
+        """Take back the latest change still in effect."""
+        with self._lock(table):
+            state = self._states.get(table) or self._load(table)
+            if state.last_change is None:
+                raise ConflictError("nothing to undo")
+            return self._commit(table, UNDO, {"undoes": state.last_change})
+
+
+def _context(state: TableState, seat: int) -> TurnContext | None:
+    """What a new scan of ``seat`` is judged against: the seat's last scored board of this round."""
+    current = state.seat(seat)
+    reading = current.reading
+    if reading is None or reading.scored.score is None or current.reading_round != state.round:
+        return None
+    tokens_left = max(0, state.setup.options.inspiration_tokens - current.tokens_spent)
+    return TurnContext(reading.scored.position, tokens_left, state.round, current.scans_this_round)

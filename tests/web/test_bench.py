@@ -1,0 +1,31 @@
+"""A shortened run of ``atelier bench web``: every viewer receives every scan's event."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.cli import assert_user_error, atelier
+
+
+@pytest.mark.slow
+def test_every_viewer_receives_every_scan() -> None:
+    result = atelier("bench", "web", "--viewers", "5", "--scans", "3", "--minutes", "0.05")
+    assert result.status == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert (out["viewers"], out["scans"], out["delivered"], out["missing"]) == (5, 3, 15, 0)
+    latency = out["latency_ms"]
+    assert 0 <= latency["median"] <= latency["p95"] <= latency["max"] < 5000
+    assert len(out["memory"]) >= 2 and out["memory"][-1]["seconds"] == 3.0
+
+
+def test_bad_bench_arguments_are_one_line_errors() -> None:
+    result = atelier("bench", "web", "--viewers", "0")
+    assert result.status == 2
+    assert result.stderr.strip() == "atelier: --viewers: 0 is out of range (1..500)"
+
+
+def test_serve_refuses_bad_arguments_in_one_line() -> None:
+    assert_user_error(atelier("serve", "--port", "0"), "--port: 0 is out of range")
+    assert_user_error(atelier("serve", "--threads", "1"), "--threads: 1 is out of range")

@@ -1,0 +1,167 @@
+"""Real browsers on a real server: Debian's Chromium driven by Playwright.
+
+Skipped only where Chromium is missing and this is not CI; in CI a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import PLAYERS, SEAT
+from web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 15_000
+
+if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
+    if os.environ.get("CI"):
+        raise RuntimeError(f"the browser tests need Chromium at {CHROMIUM} (apt: chromium)")
+    pytest.skip("Chromium is not installed (apt: chromium)", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from waitress.server import create_server  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    app = create_app({"DATA_DIR": tmp_path / "data", "SSE_KEEPALIVE": 1.0})
+    running = create_server(app, host="127.0.0.1", port=0, threads=16)
+    url = f"http://127.0.0.1:{running.effective_port}"  # type: ignore[union-attr]
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    yield url
+    running.close()
+    app.extensions["atelier"].tables.close()
+
+
+def call(url: str, body: Any = None, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})}
+    data = None if body is None else json.dumps(body).encode()
+    method = "GET" if body is None and token is None else "POST"
+    request = urllib.request.Request(url, data=data, headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=20) as answer:
+        return json.loads(answer.read())
+
+
+def total_of(page: Page, seat: int) -> Any:
+    return page.locator(f'.player[data-seat="{seat}"] .total')
+
+
+def set_hidden(page: Page, hidden: bool) -> None:
+    """What a phone does when its screen sleeps and wakes: the page hides, then shows."""
+    page.evaluate(
+        """(hidden) => {
+            Object.defineProperty(document, "hidden", { value: hidden, configurable: true });
+            document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        hidden,
+    )
+
+
+def test_a_scan_from_a_phone_shows_on_another_screen_live(
+    browser: Browser, server: str, photo: dict[str, Any], tmp_path: Path
+) -> None:
+    made = call(f"{server}/api/tables", {"game": "colorfield", "players": PLAYERS})
+    table, token = made["id"], made["token"]
+    tablet = browser.new_context().new_page()
+    tablet.goto(f"{server}/t/{table}?token={token}")
+    watcher = browser.new_context().new_page()
+    watcher.goto(f"{server}/t/{table}")
+    expect(total_of(watcher, SEAT)).to_have_text("0")
+    expect(watcher.locator("#live.on")).to_have_count(1, timeout=WAIT_MS)
+
+    phone = browser.new_context().new_page()
+    phone.goto(f"{server}/t/{table}/scan?token={token}")
+    picture = tmp_path / "table.jpg"
+    picture.write_bytes(photo["jpeg"])
+    phone.set_input_files("#photo", str(picture))
+    expect(phone.locator(f'.reading[data-seat="{SEAT}"] .total')).to_have_text(
+        "11 points", timeout=WAIT_MS
+    )
+    # The other screen, never reloaded, shows the score and marks the change.
+    expect(total_of(watcher, SEAT)).to_have_text("11", timeout=WAIT_MS)
+    expect(watcher.locator(f'.player.changed[data-seat="{SEAT}"]')).to_have_count(1)
+    expect(watcher.locator("#last")).to_have_text("Scan: Dee 11 points")
+
+    # A tap on a component corrects it: space 1 turned once more scores 10.
+    space = photo["position"]["spaces"][0]
+    phone.locator('[data-component="space 1"]').click()
+    phone.select_option("#fix-rotation", str((space["rotation"] + 1) % 4))
+    phone.locator("#fix-save").click()
+    expect(phone.locator(f'.reading[data-seat="{SEAT}"] .total')).to_have_text("10 points")
+    expect(total_of(watcher, SEAT)).to_have_text("10", timeout=WAIT_MS)
+
+    tablet.locator("#undo").click()
+    expect(total_of(watcher, SEAT)).to_have_text("11", timeout=WAIT_MS)
+    tablet.locator("#undo").click()
+    expect(total_of(watcher, SEAT)).to_have_text("0", timeout=WAIT_MS)
+
+    # The player's view draws the board as last seen, with its components outlined.
+    phone.goto(f"{server}/t/{table}/scan?token={token}")
+    phone.set_input_files("#photo", str(picture))
+    expect(total_of(watcher, SEAT)).to_have_text("11", timeout=WAIT_MS)
+    player = browser.new_context().new_page()
+    player.goto(f"{server}/t/{table}/seat/{SEAT}")
+    expect(player.locator("#total")).to_have_text("11", timeout=WAIT_MS)
+    expect(player.locator("#board img")).to_have_count(1)
+    expect(player.locator("#board polygon.region")).to_have_count(6)
+
+
+def test_a_viewer_that_slept_catches_up_exactly(browser: Browser, server: str) -> None:
+    made = call(f"{server}/api/tables", {"game": "pigments", "players": PLAYERS})
+    table, token = made["id"], made["token"]
+    viewer = browser.new_context().new_page()
+    viewer.goto(f"{server}/t/{table}")
+    expect(viewer.locator("#live.on")).to_have_count(1, timeout=WAIT_MS)
+    expect(viewer.locator("#round")).to_have_text("Round 1")
+    set_hidden(viewer, True)
+    expect(viewer.locator("#live.on")).to_have_count(0)
+    for _ in range(3):
+        call(f"{server}/api/tables/{table}/rounds", token=token)
+    call(f"{server}/api/tables/{table}/undo", token=token)
+    viewer.wait_for_timeout(300)
+    expect(viewer.locator("#round")).to_have_text("Round 1")  # asleep: nothing arrived
+    set_hidden(viewer, False)
+    expect(viewer.locator("#round")).to_have_text("Round 3", timeout=WAIT_MS)
+    expect(viewer.locator("#last")).to_have_text("Undo of #3")
+    history = browser.new_context().new_page()
+    history.goto(f"{server}/t/{table}/history")
+    expect(history.locator("#history li")).to_have_count(4, timeout=WAIT_MS)
+    expect(history.locator("#history li.undone")).to_have_count(1)
+
+
+def test_the_recipe_checker_page(browser: Browser, server: str) -> None:
+    page = browser.new_context().new_page()
+    page.goto(f"{server}/recipes")
+    page.select_option("#shade", "coral")
+    page.select_option("#pan", "medium")
+    for chip in ("Fe2O3", "FeO(OH)", "binder"):
+        page.locator(f'[data-chip="{chip}"]').click()
+    expect(page.locator("#verdict-word")).to_have_text("pressed", timeout=WAIT_MS)

@@ -1,0 +1,118 @@
+"""The web companion: a Flask app factory, its blueprints (pages, the JSON API, live events),
+templates and static files. Every view translates a request and delegates to
+``companion.table``; the live stream reads the table's event log."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from companion.errors import AtelierError
+from companion.table.session import (
+    ConflictError,
+    NothingReadError,
+    Tables,
+    UnknownTableError,
+)
+from web.hub import Hub
+from web.photos import PhotoReader
+from web.services import Services, install
+
+MAX_UPLOAD = 16 * 1024 * 1024  # a phone photo is 2..8 MB
+SECRET_FILE = "secret.key"
+DEFAULTS: Mapping[str, Any] = {
+    "MAX_CONTENT_LENGTH": MAX_UPLOAD,
+    "SSE_KEEPALIVE": 15.0,
+    "SSE_MAX_SECONDS": 300.0,
+    "SESSION_COOKIE_SAMESITE": "Strict",
+    "SESSION_COOKIE_HTTPONLY": True,
+}
+STATUS: Mapping[type[AtelierError], int] = {
+    UnknownTableError: 404,
+    ConflictError: 409,
+    NothingReadError: 422,
+}
+SECURITY_HEADERS = {
+    # Pages carry the join token in their address: never send it to another site.
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; "
+    "style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
+}
+
+
+def _secret_key(folder: Path) -> bytes:
+    """The key that signs session cookies, kept in the data folder so forms survive a restart."""
+    path = folder / SECRET_FILE
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_bytes()
+    key = secrets.token_bytes(32)
+    with os.fdopen(descriptor, "wb") as out:
+        out.write(key)
+    return key
+
+
+def create_app(config: Mapping[str, Any]) -> Flask:
+    """The app for the tables of ``config["DATA_DIR"]``; other keys override ``DEFAULTS``."""
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(config)
+    folder = Path(app.config["DATA_DIR"])
+    tables = Tables(folder)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(folder)
+    hub = Hub()
+    tables.listen(hub.publish)
+    install(
+        app,
+        Services(
+            tables,
+            hub,
+            PhotoReader(),
+            float(app.config["SSE_KEEPALIVE"]),
+            float(app.config["SSE_MAX_SECONDS"]),
+        ),
+    )
+
+    from web.api import api
+    from web.events import events
+    from web.pages import pages
+
+    app.register_blueprint(pages)
+    app.register_blueprint(api)
+    app.register_blueprint(events)
+
+    @app.errorhandler(AtelierError)
+    def user_mistake(error: AtelierError) -> tuple[Any, int]:
+        status = next((code for kind, code in STATUS.items() if isinstance(error, kind)), 400)
+        return _error(status, str(error), getattr(error, "ignored", None))
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[Any, int]:
+        return _error(error.code or 500, error.description or error.name, None)
+
+    @app.after_request
+    def harden(response: Response) -> Response:
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    return app
+
+
+def _error(status: int, message: str, ignored: object) -> tuple[Any, int]:
+    if request.path.startswith("/api/"):
+        body: dict[str, Any] = {"error": message}
+        if ignored:
+            body["ignored"] = list(ignored)  # type: ignore[call-overload]
+        return jsonify(body), status
+    return render_template("error.html", status=status, message=message), status

@@ -1,0 +1,218 @@
+"""The JSON API behind every page (docs/web.md). Reading is open to anyone on the network;
+every change needs the table's join token (``X-Table-Token``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, request, url_for
+
+from companion.content.pigments import content_for
+from companion.fields import Field, read_json_text
+from companion.games.pigments.checker import check_pan, mix
+from companion.games.pigments.codec import parse_chip, parse_pan_size
+from companion.games.pigments.explain import explain_pan
+from companion.games.pigments.model import Chip, Pan, PanSize
+from companion.table.overlay import marks
+from companion.table.projection import history
+from web.security import require_token
+from web.services import services
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def json_body() -> Field:
+    """The request's JSON document; a wrong type is a 415 and bad JSON a one-line 400."""
+    if request.mimetype != "application/json":
+        abort(415, description="send the body as JSON (Content-Type: application/json)")
+    text = request.get_data(as_text=True)
+    return Field(read_json_text(text, "body"))
+
+
+def _links(table: str, token: str | None = None) -> dict[str, str]:
+    query = {"token": token} if token else {}
+    return {
+        "scoreboard": url_for("pages.scoreboard", table=table, _external=True, **query),
+        "api": url_for("api.table_state", table=table, _external=True),
+    }
+
+
+@api.post("/tables")
+def create_table() -> tuple[Response, int]:
+    created = services().tables.create(json_body().value)
+    body = {
+        "id": created.table,
+        "token": created.token,
+        "links": _links(created.table, created.token),
+    }
+    return jsonify(body), 201
+
+
+@api.get("/tables")
+def list_tables() -> Response:
+    tables = services().tables
+    listed = []
+    for table in tables.ids():
+        state = tables.state(table)
+        listed.append(
+            {
+                "id": table,
+                "game": state.setup.game,
+                "players": [p.name for p in state.setup.players],
+                "round": state.round,
+            }
+        )
+    return jsonify({"tables": listed})
+
+
+@api.get("/tables/<table>")
+def table_state(table: str) -> Response:
+    return jsonify(services().tables.state(table).to_json())
+
+
+@api.get("/tables/<table>/history")
+def table_history(table: str) -> Response:
+    tables = services().tables
+    state = tables.state(table)
+    entries = history(state.setup, tables.events(table))
+    return jsonify(
+        {
+            "history": [e.to_json() for e in reversed(entries)],
+            "undoable": state.last_change,
+        }
+    )
+
+
+@api.post("/tables/<table>/scans")
+def scan(table: str) -> tuple[Response, int]:
+    tables = services().tables
+    tables.state(table)
+    require_token(table)
+    upload = request.files.get("image")
+    if upload is None:
+        abort(400, description="image: missing (send the photo as the multipart field 'image')")
+    reading = services().photos.read(upload.read())
+    result = tables.scan(table, reading.observation.boards, reading.views)
+    state = tables.state(table)
+    body = {
+        "event": result.event.id,
+        "boards": [r.to_json() for r in result.readings],
+        "ignored": list(result.ignored),
+        "timing_ms": round(reading.observation.total_ms, 1),
+        "scores": state.scores_json(),
+    }
+    return jsonify(body), 201
+
+
+@api.post("/tables/<table>/corrections")
+def correction(table: str) -> tuple[Response, int]:
+    tables = services().tables
+    tables.state(table)
+    require_token(table)
+    event = tables.correct(table, json_body())
+    state = tables.state(table)
+    return jsonify(
+        {"event": event.id, "board": event.data["reading"], "scores": state.scores_json()}
+    ), 201
+
+
+@api.post("/tables/<table>/rounds")
+def end_round(table: str) -> tuple[Response, int]:
+    tables = services().tables
+    tables.state(table)
+    require_token(table)
+    event = tables.end_round(table)
+    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+
+
+@api.post("/tables/<table>/undo")
+def undo(table: str) -> tuple[Response, int]:
+    tables = services().tables
+    tables.state(table)
+    require_token(table)
+    event = tables.undo(table)
+    body = {
+        "event": event.id,
+        "undoes": event.data["undoes"],
+        "scores": tables.state(table).scores_json(),
+    }
+    return jsonify(body), 201
+
+
+def _seat(table: str, seat: int) -> Any:
+    state = services().tables.state(table)
+    if seat not in state.setup.seats:
+        abort(404, description=f"no player sits at seat {seat}")
+    return state, state.seat(seat)
+
+
+@api.get("/tables/<table>/seats/<int:seat>")
+def seat_board(table: str, seat: int) -> Response:
+    """A player's board as last seen: the reading, its marks, and the picture's regions."""
+    state, current = _seat(table, seat)
+    player = state.setup.player(seat)
+    reading = current.reading
+    view = None
+    if current.reading_event is not None:
+        stored = services().tables.store.view(table, current.reading_event, seat)
+        if stored is not None:
+            view = {
+                **stored.regions,
+                "image": url_for(
+                    "api.seat_picture", table=table, seat=seat, scan=current.reading_event
+                ),
+            }
+    return jsonify(
+        {
+            "player": player.to_json() if player else None,
+            "total": state.total(seat),
+            "scan": current.reading_event,
+            "board": None if reading is None else reading.to_json(),
+            "marks": {} if reading is None else marks(reading.game, reading.scored.score),
+            "view": view,
+        }
+    )
+
+
+@api.get("/tables/<table>/seats/<int:seat>/picture/<int:scan>.jpg")
+def seat_picture(table: str, seat: int, scan: int) -> Response:
+    _seat(table, seat)
+    stored = services().tables.store.view(table, scan, seat)
+    if stored is None:
+        abort(404, description=f"no picture of seat {seat} from scan #{scan}")
+    response = Response(stored.jpeg, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+@api.get("/pigments")
+def pigments_catalogue() -> Response:
+    content = content_for(None)
+    shades = [
+        {
+            "name": name,
+            "recipe": [chip.value for chip in shade.recipe],
+            "srgb": mix(list(shade.recipe), content.catalogue).to_json()["srgb"],
+        }
+        for name, shade in sorted(content.shades.items())
+    ]
+    return jsonify(
+        {
+            "chips": [chip.value for chip in Chip],
+            "pans": [{"name": size.value, "slots": size.slots} for size in PanSize],
+            "shades": shades,
+        }
+    )
+
+
+@api.post("/pigments/check")
+def pigments_check() -> Response:
+    """``{"shade", "pan", "chips"}``: would this pan press under this shade card, and why."""
+    body = json_body()
+    members = body.members(required=("shade", "pan", "chips"))
+    content = content_for(None)
+    shade = members["shade"].lookup(content.shades, "shade")
+    size = parse_pan_size(members["pan"])
+    chips = tuple(parse_chip(f) for f in members["chips"].array(max_len=size.slots))
+    check = check_pan(Pan(size, chips), shade, content.catalogue)
+    return jsonify({**check.to_json(), "explanation": explain_pan(check)})

@@ -1,0 +1,45 @@
+"""Who is watching which table: each live stream waits on its own queue, and a new event wakes
+every stream of its table. Streams read the events themselves from the log, so a wake-up carries
+nothing and any number of them coalesce into one."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+
+from companion.table.events import Event
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._streams: dict[str, set[queue.Queue[None]]] = {}
+
+    @contextmanager
+    def subscribe(self, table: str) -> Iterator[queue.Queue[None]]:
+        """A queue that receives a wake-up after each new event of ``table``, while open."""
+        wake: queue.Queue[None] = queue.Queue(maxsize=1)
+        with self._lock:
+            self._streams.setdefault(table, set()).add(wake)
+        try:
+            yield wake
+        finally:
+            with self._lock:
+                streams = self._streams.get(table, set())
+                streams.discard(wake)
+                if not streams:
+                    self._streams.pop(table, None)
+
+    def publish(self, event: Event) -> None:
+        with self._lock:
+            streams = list(self._streams.get(event.table, ()))
+        for wake in streams:
+            # A wake-up already waiting covers this event too: the stream reads the log.
+            with suppress(queue.Full):
+                wake.put_nowait(None)
+
+    def watchers(self, table: str) -> int:
+        with self._lock:
+            return len(self._streams.get(table, ()))

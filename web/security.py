@@ -1,0 +1,56 @@
+"""Who may change a table, and protection of forms against requests from other sites.
+
+Anyone on the network may watch. Changing a table needs its join token, sent in the
+``X-Table-Token`` header (or the ``token`` field of a form): another site cannot read it, and a
+page on another site cannot set that header without the browser asking this server first, which
+it never allows. The start form, posted by a browser without a token, carries a CSRF token tied
+to the browser's session cookie.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from flask import abort, request, session
+
+from web.services import services
+
+HEADER = "X-Table-Token"
+CSRF_FIELD = "csrf_token"
+
+
+def request_token() -> str | None:
+    header = request.headers.get(HEADER)
+    if header:
+        return header
+    if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
+        return request.form.get("token") or None
+    return None
+
+
+def require_token(table: str) -> None:
+    """Refuse (403) a change to ``table`` without its join token; an unknown table is a 404."""
+    if not services().tables.authorised(table, request_token()):
+        abort(403, description="changing this table needs its join token (X-Table-Token)")
+
+
+def page_token(table: str) -> str | None:
+    """The join token a page was opened with (``?token=``), when it is the table's."""
+    token = request.args.get("token")
+    return token if token and services().tables.authorised(table, token) else None
+
+
+def csrf_token() -> str:
+    token = session.get(CSRF_FIELD)
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(24)
+        session[CSRF_FIELD] = token
+    return token
+
+
+def check_csrf() -> None:
+    expected = session.get(CSRF_FIELD)
+    sent = request.form.get(CSRF_FIELD, "")
+    if not isinstance(expected, str) or not hmac.compare_digest(expected, sent):
+        abort(403, description="the form is out of date or was not sent from this site: reload it")

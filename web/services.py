@@ -1,0 +1,32 @@
+"""What the app's views share, held by the app itself (never by the module): the tables of the
+data folder, the hub of live streams, the photo reader and the stream timings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Flask, current_app
+
+from companion.table.session import Tables
+from web.hub import Hub
+from web.photos import PhotoReader
+
+KEY = "atelier"
+
+
+@dataclass(frozen=True)
+class Services:
+    tables: Tables
+    hub: Hub
+    photos: PhotoReader
+    keepalive: float  # seconds between keep-alive comments on a quiet stream
+    stream_seconds: float  # a stream ends after this long; the browser reconnects and catches up
+
+
+def install(app: Flask, services: Services) -> None:
+    app.extensions[KEY] = services
+
+
+def services() -> Services:
+    found: Services = current_app.extensions[KEY]
+    return found

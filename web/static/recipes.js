@@ -1,0 +1,66 @@
+import { api, el, page } from "./live.js";
+
+const shade = document.getElementById("shade");
+const pan = document.getElementById("pan");
+const chipsShown = document.getElementById("pan-chips");
+const verdict = document.getElementById("verdict");
+let chips = [];
+let slots = {};
+
+async function check() {
+  chipsShown.textContent = chips.length ? chips.join(", ") : "nothing yet";
+  if (!chips.length) {
+    verdict.replaceChildren();
+    return;
+  }
+  const answer = await api(page.check, {
+    method: "POST",
+    json: { shade: shade.value, pan: pan.value, chips },
+  });
+  if (!answer.ok) {
+    verdict.replaceChildren(el("p", { class: "error" }, answer.data.error));
+    return;
+  }
+  const result = answer.data;
+  verdict.replaceChildren(
+    el("p", { class: `verdict-word ${result.pressed ? "good" : "bad"}`, id: "verdict-word" }, result.verdict),
+    el("p", {}, el("span", { class: "swatch big-swatch", style: `background: ${result.colour.srgb}` }), ` ${result.colour.shade || "no catalogue shade"}`),
+    el("pre", { class: "explanation" }, result.explanation),
+  );
+}
+
+async function start() {
+  const answer = await api(page.catalogue);
+  const catalogue = answer.data;
+  shade.replaceChildren(...catalogue.shades.map((s) => el("option", { value: s.name }, s.name)));
+  pan.replaceChildren(...catalogue.pans.map((p) => el("option", { value: p.name }, `${p.name} (${p.slots} slots)`)));
+  slots = Object.fromEntries(catalogue.pans.map((p) => [p.name, p.slots]));
+  document.getElementById("chips").replaceChildren(
+    ...catalogue.chips.map((chip) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: "chip",
+          "data-chip": chip,
+          onclick: () => {
+            if (chips.length < slots[pan.value]) chips.push(chip);
+            check();
+          },
+        },
+        chip,
+      ),
+    ),
+  );
+  for (const control of [shade, pan]) control.addEventListener("change", () => {
+    chips = chips.slice(0, slots[pan.value]);
+    check();
+  });
+  document.getElementById("clear").addEventListener("click", () => {
+    chips = [];
+    check();
+  });
+  check();
+}
+
+start();

@@ -1,0 +1,54 @@
+import { api, el, live, page } from "./live.js";
+
+const players = document.getElementById("players");
+const message = document.getElementById("message");
+let lastSummary = "";
+
+function render(scores) {
+  const names = Object.fromEntries(scores.players.map((p) => [p.seat, p.name]));
+  document.getElementById("round").textContent = scores.finished
+    ? "Game over"
+    : `Round ${scores.round}`;
+  document.getElementById("turn").textContent = scores.finished ? "" : `${names[scores.turn]}'s turn`;
+  const changed = new Set(scores.changed_seats);
+  const token = page.token ? `?token=${encodeURIComponent(page.token)}` : "";
+  players.replaceChildren(
+    ...scores.players.map((p) =>
+      el(
+        "a",
+        {
+          class: `player${changed.has(p.seat) ? " changed" : ""}`,
+          href: `/t/${page.table}/seat/${p.seat}${token}`,
+          "data-seat": p.seat,
+          style: `border-color: ${p.colour}`,
+        },
+        el("span", { class: "place" }, `${p.place}.`),
+        el("span", { class: "name" }, p.name),
+        el("span", { class: "total", "data-total": p.total }, String(p.total)),
+        el(
+          "span",
+          { class: "detail" },
+          p.round_scores.length ? `rounds ${p.round_scores.join(" + ")}` : "",
+          p.problems ? el("span", { class: "warn" }, " needs a look") : "",
+          p.warnings ? el("span", { class: "warn" }, ` ${p.warnings} rule warnings`) : "",
+        ),
+      ),
+    ),
+  );
+}
+
+render(JSON.parse(document.getElementById("initial").textContent));
+live((data) => {
+  lastSummary = data.event.summary;
+  document.getElementById("last").textContent = lastSummary;
+  if (data.scores) render(data.scores);
+});
+
+async function change(url) {
+  const answer = await api(url, { method: "POST" });
+  if (message) message.textContent = answer.ok ? "" : answer.data.error;
+}
+const undo = document.getElementById("undo");
+if (undo) undo.addEventListener("click", () => change(`/api/tables/${page.table}/undo`));
+const endRound = document.getElementById("end-round");
+if (endRound) endRound.addEventListener("click", () => change(`/api/tables/${page.table}/rounds`));

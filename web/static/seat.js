@@ -1,0 +1,69 @@
+import { api, el, live, page } from "./live.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const SIDES = { N: [0, 1], E: [1, 2], S: [2, 3], W: [3, 0] };
+let shownScan = null;
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+// The picture with each component outlined: red when unread, blue when corrected by a person,
+// green when it scored; matched tile sides drawn along their edges; points written inside.
+function drawBoard(data) {
+  const figure = document.getElementById("board");
+  const view = data.view;
+  if (!view) {
+    figure.replaceChildren(el("p", { class: "small" }, "No picture of this board yet."));
+    return;
+  }
+  const overlay = svg("svg", { viewBox: `0 0 ${view.width} ${view.height}`, class: "overlay" });
+  const components = Object.fromEntries(data.board.components.map((c) => [c.component, c]));
+  for (const [name, points] of Object.entries(view.regions)) {
+    const read = components[name] || {};
+    const mark = data.marks[name] || {};
+    const state = read.problem ? "bad" : read.corrected ? "fixed" : mark.good ? "good" : "plain";
+    overlay.append(
+      svg("polygon", { points: points.map((p) => p.join(",")).join(" "), class: `region ${state}` }),
+    );
+    for (const side of mark.sides || []) {
+      const [a, b] = SIDES[side].map((i) => points[i]);
+      overlay.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "matched" }));
+    }
+    if (mark.text) {
+      const x = points.reduce((s, p) => s + p[0], 0) / points.length;
+      const y = points.reduce((s, p) => s + p[1], 0) / points.length;
+      const label = svg("text", { x, y, class: "label" });
+      label.textContent = mark.text;
+      overlay.append(label);
+    }
+  }
+  const image = el("img", { src: view.image, alt: "the board as last scanned", width: view.width });
+  figure.replaceChildren(el("div", { class: "stack-view" }, image, overlay));
+}
+
+async function refresh() {
+  const answer = await api(page.board);
+  if (!answer.ok) return;
+  const data = answer.data;
+  document.getElementById("total").textContent = String(data.total);
+  if (data.board === null) return;
+  shownScan = data.scan;
+  drawBoard(data);
+  document.getElementById("explanation").textContent = data.board.explanation || "";
+  document
+    .getElementById("warnings")
+    .replaceChildren(...data.board.warnings.map((w) => el("li", {}, `${w.message} (${w.rule})`)));
+  document
+    .getElementById("problems")
+    .replaceChildren(...data.board.problems.map((p) => el("li", {}, p)));
+}
+
+refresh();
+live((data) => {
+  if (!data.scores) return;
+  const me = data.scores.players.find((p) => String(p.seat) === page.seat);
+  if (me && (me.scan !== shownScan || data.scores.changed_seats.includes(me.seat))) refresh();
+});
