@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
 from companion.content.pigments import content_for
 from companion.fields import Field, read_json_text
@@ -35,6 +35,15 @@ def _links(table: str, token: str | None = None) -> dict[str, str]:
         "scoreboard": url_for("pages.scoreboard", table=table, _external=True, **query),
         "api": url_for("api.table_state", table=table, _external=True),
     }
+
+
+@api.get("/led")
+def led() -> Response:
+    """What the emulated LED score displays show (``atelier serve --led emulator``)."""
+    state = current_app.config.get("LED_STATE")
+    if state is None:
+        abort(404, "this server drives no emulated LED displays")
+    return jsonify(state())
 
 
 @api.post("/tables")

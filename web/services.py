@@ -30,3 +30,9 @@ def install(app: Flask, services: Services) -> None:
 def services() -> Services:
     found: Services = current_app.extensions[KEY]
     return found
+
+
+def services_of(app: Flask) -> Services:
+    """The services of an app outside a request (the server's start-up wires listeners)."""
+    found: Services = app.extensions[KEY]
+    return found

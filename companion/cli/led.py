@@ -108,7 +108,7 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _resolve(port: str, timeout: float) -> str:
+def resolve_port(port: str, timeout: float) -> str:
     if port != "auto":
         return port
     from firmware_bridge.discovery import discover
@@ -139,7 +139,7 @@ def run_test(args: argparse.Namespace) -> int:
     from firmware_bridge.link import NoAnswerError, RefusedError
     from firmware_bridge.transport import PortGoneError
 
-    port = _resolve(args.port, args.timeout)
+    port = resolve_port(args.port, args.timeout)
     link, hello = _connect(port, args.timeout)
     try:
         for display in range(hello.displays):
@@ -194,7 +194,7 @@ def run_show(args: argparse.Namespace) -> int:
         raise AtelierError(f"TEXT: at most {messages.TEXT_MAX} characters, not {len(args.text)}")
     if args.brightness is not None and not 0 <= args.brightness <= messages.BRIGHTNESS_MAX:
         raise AtelierError(f"--brightness: {args.brightness} is out of range (0..15)")
-    port = _resolve(args.port, args.timeout)
+    port = resolve_port(args.port, args.timeout)
     link, hello = _connect(port, args.timeout)
     try:
         if args.display is None:

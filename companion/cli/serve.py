@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import AtelierError
+
+if TYPE_CHECKING:
+    from firmware_bridge.driver import DisplayDriver
 
 HELP = """\
 Serve the table companion on the local network: start a table, scan boards from a phone, and
@@ -39,6 +43,12 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--threads", type=int, default=THREADS, help=f"worker threads (default {THREADS})"
     )
+    parser.add_argument(
+        "--led",
+        metavar="PORT|auto|emulator",
+        help="keep LED score displays equal to the scoreboard: a serial port, the first display "
+        "found, or an emulated one (shown as virtual digits on the scoreboard page)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -66,16 +76,45 @@ def run(args: argparse.Namespace) -> int:
 
     address = lan_address() if args.host in ("0.0.0.0", "") else args.host
     url = f"http://{address}:{args.port}/"
-    app = create_app({"DATA_DIR": args.data, "PUBLIC_URL": url})
-    try:
-        server = create_server(app, host=args.host, port=args.port, threads=args.threads)
-    except OSError as exc:
-        raise AtelierError(f"--port {args.port}: cannot listen ({exc.strerror})") from None
-    print(url, flush=True)
-    print(qr_text(url), file=sys.stderr)
-    print(f"Atelier is serving {args.data} at {url} (Ctrl+C stops it)", file=sys.stderr)
-    try:
-        server.run()
-    finally:
-        server.close()
+    with ExitStack() as stack:
+        config: dict[str, Any] = {"DATA_DIR": args.data, "PUBLIC_URL": url}
+        driver = _led_driver(args.led, stack, config) if args.led else None
+        app = create_app(config)
+        if driver is not None:
+            from firmware_bridge.follow import ScoreFollower
+            from web.services import services_of
+
+            tables = services_of(app).tables
+            tables.listen(ScoreFollower(tables, driver))
+        try:
+            server = create_server(app, host=args.host, port=args.port, threads=args.threads)
+        except OSError as exc:
+            raise AtelierError(f"--port {args.port}: cannot listen ({exc.strerror})") from None
+        print(url, flush=True)
+        print(qr_text(url), file=sys.stderr)
+        print(f"Atelier is serving {args.data} at {url} (Ctrl+C stops it)", file=sys.stderr)
+        try:
+            server.run()
+        finally:
+            server.close()
     return 0
+
+
+def _led_driver(choice: str, stack: ExitStack, config: dict[str, Any]) -> DisplayDriver:
+    """A running display driver for ``--led``; an emulator also lends its digits to the web."""
+    from firmware_bridge.driver import DisplayDriver
+    from firmware_bridge.emulator import Emulator, state_json
+    from firmware_bridge.transport import SerialPort
+
+    if choice == "emulator":
+        emulator = stack.enter_context(Emulator())
+        config["LED_STATE"] = lambda: state_json(emulator.state)
+        port = emulator.path
+        print(f"LED emulator on {port}", file=sys.stderr)
+    elif choice == "auto":
+        from companion.cli.led import resolve_port
+
+        port = resolve_port("auto", timeout=1.0)
+    else:
+        port = choice
+    return stack.enter_context(DisplayDriver(lambda: SerialPort(port)))

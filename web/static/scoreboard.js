@@ -52,3 +52,24 @@ const undo = document.getElementById("undo");
 if (undo) undo.addEventListener("click", () => change(`/api/tables/${page.table}/undo`));
 const endRound = document.getElementById("end-round");
 if (endRound) endRound.addEventListener("click", () => change(`/api/tables/${page.table}/rounds`));
+
+// The emulated LED displays, as virtual digits, when the server drives them.
+const ledStrip = document.getElementById("led");
+async function showLed() {
+  try {
+    const response = await fetch("/api/led");
+    if (!response.ok) return;
+    const state = await response.json();
+    ledStrip.replaceChildren(
+      ...state.displays.map((text, i) =>
+        el("span", { class: `digits${state.highlight[i] ? " lit" : ""}` }, text),
+      ),
+    );
+  } catch {
+    // The next poll tries again; the digits keep their last value meanwhile.
+  }
+}
+if (ledStrip) {
+  showLed();
+  setInterval(showLed, 1000);
+}
