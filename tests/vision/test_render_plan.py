@@ -145,7 +145,7 @@ def test_a_table_numbers_seats_per_game_in_order() -> None:
         (
             {"table": [example("isle"), {"game": "chess"}]},
             "t.json: table[1].game: unknown game 'chess' "
-            "(known: colorfield, paintings, isle, pigments)",
+            "(known: colorfield, paintings, isle, pigments, calibration)",
         ),
         ({"table": []}, "t.json: table: expected at least 1 entries, got 0"),
         (
@@ -181,3 +181,8 @@ def test_bad_tables_are_refused_with_the_field_named(document: Any, message: str
     with pytest.raises(SourceError) as error:
         plan_table(copy.deepcopy(document), "t.json")
     assert str(error.value) == message
+
+
+def test_the_reference_card_can_lie_on_the_table() -> None:
+    plan = plan_table({"table": [example("isle"), {"game": "calibration"}]}, "t.json")
+    assert [b.layout.key for b in plan.boards] == ["isle/sheet/1", "calibration/reference/1"]
