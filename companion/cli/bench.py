@@ -28,13 +28,16 @@ def register(commands: Any) -> None:
     )
     parser.add_argument(
         "suite",
-        choices=("rules", "markers", "vision", "web"),
+        choices=("rules", "markers", "vision", "web", "led"),
         help="rules: the rules engines; markers: the fiducial family study; "
         "vision: scanning rendered boards with known truth; "
         "web: live viewers of one table on loopback",
     )
     parser.add_argument(
         "--boards", type=int, default=20, help="vision: boards per game and difficulty"
+    )
+    parser.add_argument(
+        "--changes", type=int, default=30, help="led: score changes to time (default 30)"
     )
     parser.add_argument(
         "--lighting",
@@ -76,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         return run_web(args)
     if args.suite == "vision":
         return run_vision(args)
+    if args.suite == "led":
+        return run_led(args)
     if not 0.01 <= args.seconds <= 600:
         raise AtelierError(f"--seconds: {args.seconds} is out of range (0.01..600)")
     results = run_rules_bench(seconds=args.seconds, seed=args.seed)
@@ -222,6 +227,28 @@ def run_web(args: argparse.Namespace) -> int:
             f"memory over {args.minutes} min: {first['rss_mb']} MB -> {last['rss_mb']} MB",
             file=sys.stderr,
         )
+    json.dump(results, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def run_led(args: argparse.Namespace) -> int:
+    changes = args.changes
+    if not 1 <= changes <= 1000:
+        raise AtelierError(f"--changes: {changes} is out of range (1..1000)")
+    from firmware_bridge.benchmark import run_led_bench
+    from firmware_bridge.simulator import SimulatorUnavailableError
+
+    try:
+        results = run_led_bench(changes)
+    except SimulatorUnavailableError as exc:
+        raise AtelierError(f"bench led: {exc}") from None
+    print(
+        f"score change to display write: median {results['latency_ms_median']} ms, "
+        f"max {results['latency_ms_max']} ms, {results['latency_in_frame_times']}x the frame's "
+        f"{results['baseline_frame_on_wire_ms']} ms on the wire; {results['lost']} lost",
+        file=sys.stderr,
+    )
     json.dump(results, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0

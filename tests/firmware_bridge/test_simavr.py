@@ -3,8 +3,8 @@ and the digits decoded from what the firmware clocked into the MAX7219 chain."""
 
 from __future__ import annotations
 
+import json
 import random
-import statistics
 import time
 from pathlib import Path
 
@@ -14,6 +14,7 @@ from firmware_bridge.driver import DisplayDriver, DriverConfig
 from firmware_bridge.scene import Scene
 from firmware_bridge.simulator import Build, SimulatedBoard
 from firmware_bridge.transport import Port, SerialPort
+from tests.cli import atelier
 from tests.firmware_bridge.faults import FaultyPort, Timeline, expected
 
 CONFIG = DriverConfig()
@@ -100,26 +101,10 @@ def test_noise_resets_mid_frame_and_unplugging(board):
 
 
 @pytest.mark.slow
-def test_latency_from_a_score_change_to_the_display_write(board):
-    """A score change reaches the MAX7219s in a few milliseconds at 115200 baud."""
-    latencies = []
-    with DisplayDriver(opener(board)) as driver:
-        driver.show(Scene((0, 0)))
-        assert driver.wait_shown(5.0)
-        for n in range(1, 31):
-            time.sleep(0.05)
-            start = time.monotonic_ns()
-            driver.show(Scene((n, 0)))
-            want = (f"{n:>8}", "       0", BLANK[2], BLANK[3])
-            assert board.wait(
-                lambda want=want, start=start: any(
-                    s.displays == want and s.at_ns >= start for s in board.history[-3:]
-                ),
-                2.0,
-            )
-            shown = next(s for s in board.history if s.displays == want and s.at_ns >= start)
-            latencies.append((shown.at_ns - start) / 1e6)
-    median = statistics.median(latencies)
-    print(f"score change to display write: median {median:.1f} ms, max {max(latencies):.1f} ms")
-    # One SCORES frame (24 bytes, ~2 ms), its handling, and a refresh of the chain (13 rows).
-    assert median < 50
+def test_bench_led_times_score_changes_through_the_simulator(firmware: Build) -> None:
+    run = atelier("bench", "led", "--changes", "5")
+    assert run.status == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert (data["suite"], data["changes"], data["lost"]) == ("led", 5, 0)
+    assert data["latency_ms_median"] > data["baseline_frame_on_wire_ms"] > 0
+    assert "score change to display write" in run.stderr
