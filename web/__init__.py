@@ -84,12 +84,14 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     )
 
     from web.api import api
+    from web.camera import camera
     from web.events import events
     from web.pages import pages
 
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(events)
+    app.register_blueprint(camera)
 
     @app.errorhandler(AtelierError)
     def user_mistake(error: AtelierError) -> tuple[Any, int]:

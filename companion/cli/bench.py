@@ -28,10 +28,11 @@ def register(commands: Any) -> None:
     )
     parser.add_argument(
         "suite",
-        choices=("rules", "markers", "vision", "web", "led"),
+        choices=("rules", "markers", "vision", "web", "led", "live"),
         help="rules: the rules engines; markers: the fiducial family study; "
         "vision: scanning rendered boards with known truth; "
-        "web: live viewers of one table on loopback",
+        "web: live viewers of one table on loopback; "
+        "live: the live camera loop on a rendered video of a scripted game",
     )
     parser.add_argument(
         "--boards", type=int, default=20, help="vision: boards per game and difficulty"
@@ -67,7 +68,14 @@ def register(commands: Any) -> None:
     parser.add_argument("--viewers", type=int, default=50, help="web: live viewers (default 50)")
     parser.add_argument("--scans", type=int, default=20, help="web: scans timed (default 20)")
     parser.add_argument(
-        "--minutes", type=float, default=10.0, help="web: minutes of scans for memory (default 10)"
+        "--minutes",
+        type=float,
+        default=10.0,
+        help="web: minutes of scans for memory; live: minutes of video (default 10)",
+    )
+    parser.add_argument("--turns", type=int, default=6, help="live: turns in the game (default 6)")
+    parser.add_argument(
+        "--fps", type=float, default=30.0, help="live: the video's frame rate (default 30)"
     )
     parser.set_defaults(run=run)
 
@@ -81,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
         return run_vision(args)
     if args.suite == "led":
         return run_led(args)
+    if args.suite == "live":
+        from companion.cli.live import run_live_bench_command
+
+        return run_live_bench_command(args)
     if not 0.01 <= args.seconds <= 600:
         raise AtelierError(f"--seconds: {args.seconds} is out of range (0.01..600)")
     results = run_rules_bench(seconds=args.seconds, seed=args.seed)

@@ -19,9 +19,14 @@ Serve the table companion on the local network: start a table, scan boards from 
 watch live scores on every phone and tablet. Prints the address and a QR code to open it.
 Tables live in the data folder (--data, default ./instance) and survive a restart.
 
+With --camera, --video or --demo a table is created at start and scored hands-free from what
+the camera sees: a board's reading counts once it has held still with no hand over it.
+
 examples:
   atelier serve
   atelier serve --port 8080 --data ~/atelier-tables
+  atelier serve --camera 0
+  atelier serve --demo
 """
 THREADS = 96  # each live viewer holds a thread: 50 viewers at one table, and room to act
 
@@ -49,6 +54,18 @@ def register(commands: Any) -> None:
         help="keep LED score displays equal to the scoreboard: a serial port, the first display "
         "found, or an emulated one (shown as virtual digits on the scoreboard page)",
     )
+    live = parser.add_mutually_exclusive_group()
+    live.add_argument("--camera", type=int, metavar="N", help="score a table live from camera N")
+    live.add_argument(
+        "--video",
+        metavar="FILE",
+        help="score a table live from a video file, a folder of images or a stream URL",
+    )
+    live.add_argument(
+        "--demo",
+        action="store_true",
+        help="score a scripted game played on a rendered table: a live table with no camera",
+    )
     parser.set_defaults(run=run)
 
 
@@ -71,9 +88,13 @@ def run(args: argparse.Namespace) -> int:
     # Imported here so that other commands never load Flask, the server or OpenCV.
     from waitress.server import create_server
 
+    from companion.cli.live import choose_source, live_view, start_live
     from web import create_app
     from web.qr import qr_text
+    from web.services import services_of
 
+    # A missing video fails here, before a data folder or a table is made for it.
+    live = choose_source(args.camera, args.video, args.demo)
     address = lan_address() if args.host in ("0.0.0.0", "") else args.host
     url = f"http://{address}:{args.port}/"
     with ExitStack() as stack:
@@ -82,15 +103,24 @@ def run(args: argparse.Namespace) -> int:
         app = create_app(config)
         if driver is not None:
             from firmware_bridge.follow import ScoreFollower
-            from web.services import services_of
 
             tables = services_of(app).tables
             tables.listen(ScoreFollower(tables, driver))
+        created = None
+        if live is not None:
+            loop, created = start_live(services_of(app).tables, live)
+            stack.callback(loop.stop)
+            app.config["LIVE_VIEW"] = live_view(loop, created.table)
         try:
             server = create_server(app, host=args.host, port=args.port, threads=args.threads)
         except OSError as exc:
             raise AtelierError(f"--port {args.port}: cannot listen ({exc.strerror})") from None
         print(url, flush=True)
+        if created is not None:
+            # The live table's scoreboard, with the token that lets a phone join it.
+            print(f"{url}t/{created.table}?token={created.token}", flush=True)
+            camera = f"{url}t/{created.table}/camera?token={created.token}"
+            print(f"What the camera sees: {camera}", file=sys.stderr)
         print(qr_text(url), file=sys.stderr)
         print(f"Atelier is serving {args.data} at {url} (Ctrl+C stops it)", file=sys.stderr)
         try:

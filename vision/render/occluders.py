@@ -69,24 +69,7 @@ class Occluder:
 
 def choose_occluders(scene: Scene, rng: np.random.Generator) -> tuple[Occluder, ...]:
     """A hand over one corner of one board, and, one time in two, a cup on the table."""
-    board = scene.boards[int(rng.integers(len(scene.boards)))]
-    corners = board.outline()
-    corner = corners[int(rng.integers(4))]
-    middle = corners.mean(axis=0)
-    outward = corner - middle
-    outward /= np.linalg.norm(outward)
-    centre = corner + outward * rng.uniform(-10.0, 25.0)
-    shape = tuple(
-        float(v) for k in range(3) for v in (rng.uniform(0.0, 0.12), rng.uniform(0, 2 * math.pi))
-    )
-    hand = Occluder(
-        "hand",
-        (float(centre[0]), float(centre[1])),
-        float(rng.uniform(45.0, 60.0)),
-        SKINS[int(rng.integers(len(SKINS)))],
-        shape,
-        math.degrees(math.atan2(outward[1], outward[0])),
-    )
+    hand = hand_over(scene, int(rng.integers(len(scene.boards))), rng)
     if rng.random() < 0.5:
         return (hand,)
     extent = scene.extent()
@@ -102,6 +85,28 @@ def choose_occluders(scene: Scene, rng: np.random.Generator) -> tuple[Occluder, 
         filled=bool(rng.random() < 0.7),
     )
     return hand, cup
+
+
+def hand_over(scene: Scene, board_index: int, rng: np.random.Generator) -> Occluder:
+    """A hand reaching over one corner of the scene's board ``board_index``."""
+    board = scene.boards[board_index]
+    corners = board.outline()
+    corner = corners[int(rng.integers(4))]
+    middle = corners.mean(axis=0)
+    outward = corner - middle
+    outward /= np.linalg.norm(outward)
+    centre = corner + outward * rng.uniform(-10.0, 25.0)
+    shape = tuple(
+        float(v) for k in range(3) for v in (rng.uniform(0.0, 0.12), rng.uniform(0, 2 * math.pi))
+    )
+    return Occluder(
+        "hand",
+        (float(centre[0]), float(centre[1])),
+        float(rng.uniform(45.0, 60.0)),
+        SKINS[int(rng.integers(len(SKINS)))],
+        shape,
+        math.degrees(math.atan2(outward[1], outward[0])),
+    )
 
 
 def _fill(shape: tuple[int, int], pixels: Points) -> Image:

@@ -25,7 +25,7 @@ from vision.render.camera import Camera, choose_camera
 from vision.render.compose import Shading, compose
 from vision.render.envelope import Difficulty, envelope
 from vision.render.marks import choose_hand, colour_cells
-from vision.render.occluders import choose_occluders, draw_occluders
+from vision.render.occluders import choose_occluders, draw_occluders, hand_over
 from vision.render.photo import choose_lighting, choose_sensor, expose, jpeg, light
 from vision.render.plan import TablePlan
 from vision.render.scene import Placed, Scene
@@ -49,6 +49,9 @@ class RenderOptions:
     # Fixed light instead of one drawn from the difficulty's range (for lighting studies).
     kelvin: float | None = None
     exposure_ev: float | None = None
+    # A hand over one corner of this board (index into the plan's boards), whatever the
+    # difficulty: a live video's moments of a player reaching over the table.
+    hand_over: int | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,8 @@ class Renderer:
         seen = table_map(camera)
         frame = photograph(canvas, texture(top, table_rng), seen)
         occluders = choose_occluders(scene, _rng(seed, "occluders")) if env.occluders else ()
+        if options.hand_over is not None:
+            occluders = (*occluders, hand_over(scene, options.hand_over, _rng(seed, "occluders")))
         silhouette = draw_occluders(frame, camera, occluders, lighting)
         frame = light(frame, seen, scene.extent(), lighting)
         sensor = choose_sensor(env, _rng(seed, "sensor"))

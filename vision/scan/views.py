@@ -44,13 +44,27 @@ def _region_name(component: str, layout: Layout) -> str | None:
     return component
 
 
-def _outline(layout: Layout, name: str, ppm: float, top: float) -> list[tuple[float, float]]:
+def region_corners(layout: Layout, name: str) -> list[tuple[float, float]]:
+    """The corners of a region of the board, in board mm (a hexagon's own, else its box's)."""
     shape = layout.region(name).shape
     if isinstance(shape, Hexagon):
-        points = list(shape.corners())
-    else:
-        box = bounds(shape)
-        points = list(box.corners())
+        return [(x, y) for x, y in shape.corners()]
+    return [(x, y) for x, y in bounds(shape).corners()]
+
+
+def component_region(component: str, layout: Layout) -> list[tuple[float, float]] | None:
+    """Where on the board a read component lies (board mm), or None when it is no region."""
+    name = _region_name(component, layout)
+    if name is None:
+        return None
+    try:
+        return region_corners(layout, name)
+    except KeyError:
+        return None
+
+
+def _outline(layout: Layout, name: str, ppm: float, top: float) -> list[tuple[float, float]]:
+    points = region_corners(layout, name)
     return [(round(x * ppm, 1), round(y * ppm + top, 1)) for x, y in points]
 
 

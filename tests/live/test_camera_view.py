@@ -1,0 +1,72 @@
+"""The camera view: the live frame annotated, and the web page that shows it to a table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tests.live.video import SEED, SETTINGS, render, scanner
+from vision.capture.latest import Frame
+from vision.live.debug import COVERED, STEADY, debug_jpeg, debug_picture
+from vision.live.demo import scripted_game
+from vision.live.loop import LiveReader, Seen
+from vision.scan.registration import register
+from web import create_app
+
+SHOTS = scripted_game(SEED)
+
+
+def seen_with_a_hand() -> Seen:
+    reader = LiveReader(lambda *_: None, SETTINGS, scanner())
+    reader.process(Frame(render(SHOTS[0].positions), 1, 0.0))
+    reader.process(Frame(render(SHOTS[1].positions, hand_over=0), 2, 0.2))
+    assert reader.latest is not None
+    return reader.latest
+
+
+def test_boards_are_outlined_red_when_covered_and_green_when_steady() -> None:
+    seen = seen_with_a_hand()
+    picture = debug_picture(seen, scanner().index, SETTINGS)
+    sightings = {
+        s.layout.key: s for s in register(seen.observation.markers, scanner().index).boards
+    }
+    colours = {}
+    for key, sighting in sightings.items():
+        if not key.startswith("colorfield/canvas/"):
+            continue
+        corners = sighting.to_image(np.asarray(sighting.layout.outline.corners(), np.float64))
+        # Along the right-hand edge, clear of any label, the outline is drawn 2 px wide.
+        x, y = np.round((corners[1] + corners[2]) / 2).astype(int)
+        colours[key] = tuple(int(v) for v in picture[y, x])
+    assert colours == {"colorfield/canvas/1": COVERED, "colorfield/canvas/2": STEADY}
+
+
+def test_the_camera_view_is_a_jpeg_no_wider_than_the_browser_needs() -> None:
+    data = debug_jpeg(seen_with_a_hand(), scanner().index, SETTINGS)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None
+    assert image.shape == (720, 1280, 3)
+
+
+def test_the_camera_page_shows_the_live_tables_frame_to_its_players(tmp_path: Path) -> None:
+    app = create_app({"DATA_DIR": tmp_path})
+    client = app.test_client()
+    tables = app.extensions["atelier"].tables
+    live = tables.create({"game": "colorfield", "players": [{"name": "Ana"}]})
+    other = tables.create({"game": "colorfield", "players": [{"name": "Ben"}]})
+    assert client.get(f"/t/{live.table}/camera?token={live.token}").status_code == 404
+    app.config["LIVE_VIEW"] = lambda table: b"\xff\xd8jpeg" if table == live.table else None
+    page = client.get(f"/t/{live.table}/camera?token={live.token}")
+    assert page.status_code == 200
+    assert f'src="/t/{live.table}/camera.jpg?token={live.token}"' in page.get_data(as_text=True)
+    frame = client.get(f"/t/{live.table}/camera.jpg?token={live.token}")
+    assert (frame.status_code, frame.mimetype, frame.data) == (200, "image/jpeg", b"\xff\xd8jpeg")
+    assert frame.headers["Cache-Control"] == "no-store"
+    # Without the join token, or for a table no camera feeds, there is nothing to see.
+    assert client.get(f"/t/{live.table}/camera").status_code == 403
+    assert client.get(f"/t/{live.table}/camera.jpg?token=wrong").status_code == 403
+    assert client.get(f"/t/{other.table}/camera.jpg?token={other.token}").status_code == 404
+    assert client.get("/t/0badc0de/camera").status_code == 404
+    tables.close()

@@ -1,0 +1,127 @@
+"""The stability filter on hand-made frames: holds, covers, votes, each at its threshold."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.observation import BoardObservation, ComponentRead
+from vision.live.stability import Accepted, BoardFrame, Settings, StabilityFilter, vote
+
+SETTINGS = Settings(hold_s=0.5, window=5, min_frames=3, max_change=6.0)
+STEP = 0.125  # between frames: a binary fraction, so times add up exactly
+KEY = ("colorfield/canvas/1",)
+
+
+def board(*rotations: int, problems: tuple[str, ...] = ()) -> BoardObservation:
+    spaces = [{"tile": f"R1-0{i + 1}", "rotation": r} for i, r in enumerate(rotations)]
+    components = tuple(
+        ComponentRead(f"space {i + 1}", space, 0.99) for i, space in enumerate(spaces)
+    )
+    position = {"game": "colorfield", "canvas": "canvas-1", "spaces": spaces}
+    return BoardObservation("colorfield", 1, KEY, position, 0.99, problems, components)
+
+
+def seen(observation: BoardObservation, markers: int = 4, change: float = 0.0) -> BoardFrame:
+    return BoardFrame(observation, markers, 4, change)
+
+
+def feed(filter_: StabilityFilter, frames: list[tuple[float, BoardFrame]]) -> list[Accepted]:
+    accepted: list[Accepted] = []
+    for time, frame in frames:
+        accepted += filter_.update(time, [frame])
+    return accepted
+
+
+def at(first: int, last: int, frame: BoardFrame) -> list[tuple[float, BoardFrame]]:
+    """``frame`` at each frame number from ``first`` to ``last``, inclusive."""
+    return [(k * STEP, frame) for k in range(first, last + 1)]
+
+
+def test_a_reading_is_accepted_once_it_has_held_for_the_hold_time() -> None:
+    filter_ = StabilityFilter(SETTINGS)
+    a = board(0, 1)
+    # The vote first agrees at the third frame (k=2, 0.25 s); the hold ends 0.5 s later (k=6).
+    assert feed(filter_, at(0, 5, seen(a))) == []
+    [accepted] = filter_.update(6 * STEP, [seen(a)])
+    assert accepted.observation == a
+    assert (accepted.since, accepted.time) == (0.25, 0.75)
+    # Accepted once: the same reading holding on is not news.
+    assert feed(filter_, at(7, 40, seen(a))) == []
+
+
+def test_fewer_clean_frames_than_the_minimum_decide_nothing() -> None:
+    filter_ = StabilityFilter(Settings(hold_s=0.0, window=5, min_frames=3))
+    a = board(0)
+    assert feed(filter_, [(0.0, seen(a)), (1.0, seen(a))]) == []
+    assert len(filter_.update(2.0, [seen(a)])) == 1
+
+
+def test_a_missing_marker_a_problem_or_movement_over_the_board_covers_it() -> None:
+    a = board(0)
+    covers = [
+        seen(a, markers=3),
+        seen(board(0, problems=("space 1: covered",))),
+        seen(a, change=6.01),
+    ]
+    for cover in covers:
+        filter_ = StabilityFilter(SETTINGS)
+        # Covered at k=5, just before the hold would end (k=6): the vote agrees again at the
+        # third clean frame after (k=8, 1.0 s) and the hold ends at k=12.
+        frames = [*at(0, 4, seen(a)), (5 * STEP, cover), *at(6, 11, seen(a))]
+        assert feed(filter_, frames) == []
+        [accepted] = filter_.update(12 * STEP, [seen(a)])
+        assert (accepted.since, accepted.time) == (1.0, 1.5)
+        assert cover.covered(SETTINGS) is not None
+    # At the threshold the change is still stillness (sensor noise, not a hand).
+    assert seen(a, change=6.0).covered(SETTINGS) is None
+
+
+def test_a_board_out_of_sight_forgets_its_recent_frames() -> None:
+    filter_ = StabilityFilter(SETTINGS)
+    a = board(0)
+    feed(filter_, at(0, 4, seen(a)))
+    assert filter_.update(5 * STEP, []) == []
+    assert feed(filter_, at(6, 11, seen(a))) == []
+    assert len(filter_.update(12 * STEP, [seen(a)])) == 1
+
+
+def test_a_rotated_tile_is_accepted_only_when_most_recent_frames_agree_and_it_held() -> None:
+    filter_ = StabilityFilter(SETTINGS)
+    before, after = board(0, 1), board(0, 2)
+    [first] = feed(filter_, at(0, 6, seen(before)))
+    assert first.observation == before
+    # One frame of the new rotation among old ones changes nothing (a flicker is outvoted).
+    assert feed(filter_, at(7, 7, seen(after)) + at(8, 9, seen(before))) == []
+    # Rotated for good from k=10: at k=10 the window (frames 6..10) holds two frames of the
+    # new rotation, at k=11 three (the flicker at k=7 among them): the vote turns at k=11
+    # (1.375 s) and the hold ends at k=15.
+    assert feed(filter_, at(10, 14, seen(after))) == []
+    [second] = filter_.update(15 * STEP, [seen(after)])
+    assert second.observation == after
+    assert second.since == 1.375
+
+
+def test_vote_needs_a_strict_majority_for_every_component() -> None:
+    a, b = (("space 1", "0"), ("space 2", "1")), (("space 1", "0"), ("space 2", "2"))
+    assert vote([a, a, b]) == a
+    assert vote([a, b]) is None
+    assert vote([a, b, a, b]) is None
+    assert vote([a, (("space 1", "0"),)]) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.booleans()), min_size=1, max_size=40))
+def test_nothing_is_ever_accepted_from_a_covered_frame(frames: list[tuple[int, bool]]) -> None:
+    filter_ = StabilityFilter(Settings(hold_s=0.2, window=3, min_frames=2))
+    accepted_readings = []
+    for step, (rotation, covered) in enumerate(frames):
+        frame = seen(board(rotation), markers=3 if covered else 4)
+        accepted = filter_.update(step / 10, [frame])
+        if covered:
+            assert accepted == []
+        accepted_readings += [a.observation for a in accepted]
+    # Consecutive acceptances always differ: a reading is news once.
+    assert all(x != y for x, y in itertools.pairwise(accepted_readings))

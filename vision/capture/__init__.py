@@ -1,0 +1,1 @@
+"""Frame sources for the live table: cameras, streams, video files, folders of images."""

@@ -1,0 +1,1 @@
+"""The live table: frames to steady board readings, hands and half-placed tiles kept out."""

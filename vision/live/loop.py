@@ -1,0 +1,104 @@
+"""The live loop: the newest frame, scanned, filtered for steadiness, accepted readings handed on.
+
+``LiveReader`` does the work for one frame (and is what tests and benchmarks drive frame by
+frame); ``LiveLoop`` runs it on its own thread over a capture. What to do with an accepted
+reading (a table's scan event) is the caller's: this loop knows nothing of tables or scores.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from vision.capture.latest import Capture, Frame
+from vision.live.frames import Grey, board_frames, marker_counts, small_grey
+from vision.live.stability import Accepted, BoardFrame, Settings, StabilityFilter
+from vision.scan.scanner import Observation, Scanner
+from vision.scan.views import BoardView, board_views
+
+WAIT_S = 0.5  # how long to wait for a frame before checking whether to stop
+
+Views = Mapping[tuple[str, ...], BoardView]
+Accept = Callable[[Sequence[Accepted], Views], None]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The latest processed frame and what was read in it."""
+
+    frame: Frame
+    observation: Observation
+    boards: tuple[BoardFrame, ...]  # the players' boards, as the stability filter took them
+    accepted: tuple[Accepted, ...]
+
+
+class LiveReader:
+    """Scans frames one at a time and hands the readings they complete to ``accept``."""
+
+    def __init__(
+        self, accept: Accept, settings: Settings | None = None, scanner: Scanner | None = None
+    ) -> None:
+        self._accept = accept
+        self.scanner = scanner or Scanner()
+        self.filter = StabilityFilter(settings)
+        self._counts = marker_counts(self.scanner.index)
+        self._previous: Grey | None = None
+        self.latest: Seen | None = None
+
+    def process(self, frame: Frame) -> list[Accepted]:
+        observation = self.scanner.scan(frame.image)
+        grey = small_grey(frame.image)
+        width = frame.image.shape[1]
+        index = self.scanner.index
+        boards = board_frames(observation, index, self._counts, grey, self._previous, width)
+        self._previous = grey
+        accepted = self.filter.update(frame.time, boards)
+        self.latest = Seen(frame, observation, tuple(boards), tuple(accepted))
+        if accepted:
+            observations = [a.observation for a in accepted]
+            views = board_views(frame.image, observation.markers, index, observations)
+            self._accept(accepted, views)
+        return accepted
+
+
+class LiveLoop:
+    """A reader over the newest frames of a capture, on its own thread."""
+
+    def __init__(self, capture: Capture, reader: LiveReader) -> None:
+        self.capture = capture
+        self.reader = reader
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the loop's thread over the capture, which its owner has started (a source that
+        cannot be opened fails there, before anything is made for it)."""
+        self.reader.scanner.prepare()
+        self._thread = threading.Thread(target=self._run, name="live loop", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the loop, then the capture."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self.capture.stop()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the loop to finish (a recorded source played to its end); whether it has."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+            return not self._thread.is_alive()
+        return True
+
+    def _run(self) -> None:
+        seen = 0
+        while not self._stop.is_set():
+            frame = self.capture.latest(seen, WAIT_S)
+            if frame is None:
+                if self.capture.ended:
+                    return
+                continue
+            seen = frame.index
+            self.reader.process(frame)
