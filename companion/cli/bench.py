@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from companion.bench.rules import run_rules_bench
+from companion.cli.output import check_range, emit_json
 from companion.errors import AtelierError
 
 HELP = """\
@@ -93,8 +93,7 @@ def run(args: argparse.Namespace) -> int:
         from companion.cli.live import run_live_bench_command
 
         return run_live_bench_command(args)
-    if not 0.01 <= args.seconds <= 600:
-        raise AtelierError(f"--seconds: {args.seconds} is out of range (0.01..600)")
+    check_range(args.seconds, 0.01, 600, "--seconds")
     results = run_rules_bench(seconds=args.seconds, seed=args.seed)
     header = f"{'benchmark':<34} {'per second':>12} {'ms each':>9} {'cost (baselines)':>17}"
     print(header, file=sys.stderr)
@@ -104,16 +103,12 @@ def run(args: argparse.Namespace) -> int:
             f"{row['cost_in_baselines']:>17.1f}",
             file=sys.stderr,
         )
-    json.dump(results, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    return 0
+    return emit_json(results)
 
 
 def run_markers(args: argparse.Namespace) -> int:
-    if not 1 <= args.scenes <= 100:
-        raise AtelierError(f"--scenes: {args.scenes} is out of range (1..100)")
-    if not 8 <= args.marker_mm <= 60:
-        raise AtelierError(f"--marker-mm: {args.marker_mm} is out of range (8..60)")
+    check_range(args.scenes, 1, 100, "--scenes")
+    check_range(args.marker_mm, 8, 60, "--marker-mm")
     # Imported here so that the rules benchmark never loads OpenCV.
     from vision.marker_study import CANDIDATES, choose, default_conditions, study_family
 
@@ -143,14 +138,11 @@ def run_markers(args: argparse.Namespace) -> int:
         "chosen": chosen,
         "why": why,
     }
-    json.dump(out, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    return 0
+    return emit_json(out)
 
 
 def run_vision(args: argparse.Namespace) -> int:
-    if not 1 <= args.boards <= 10000:
-        raise AtelierError(f"--boards: {args.boards} is out of range (1..10000)")
+    check_range(args.boards, 1, 10000, "--boards")
     from vision.benchmark import GAMES, run_vision_bench
     from vision.render.envelope import Difficulty
 
@@ -180,9 +172,7 @@ def run_vision(args: argparse.Namespace) -> int:
             f"{row['scan_ms_p95']:>6.1f} {row['scan_to_detect']:>8.2f}",
             file=sys.stderr,
         )
-    json.dump(results, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    return 0
+    return emit_json(results)
 
 
 def run_lighting(args: argparse.Namespace, progress: Any) -> int:
@@ -202,18 +192,13 @@ def run_lighting(args: argparse.Namespace, progress: Any) -> int:
             f"{row['right_rate']:>7.1%} {row['wrong']:>5} {row['confident_wrong_boards']:>10}",
             file=sys.stderr,
         )
-    json.dump(results, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    return 0
+    return emit_json(results)
 
 
 def run_web(args: argparse.Namespace) -> int:
-    if not 1 <= args.viewers <= 500:
-        raise AtelierError(f"--viewers: {args.viewers} is out of range (1..500)")
-    if not 1 <= args.scans <= 10000:
-        raise AtelierError(f"--scans: {args.scans} is out of range (1..10000)")
-    if not 0 <= args.minutes <= 600:
-        raise AtelierError(f"--minutes: {args.minutes} is out of range (0..600)")
+    check_range(args.viewers, 1, 500, "--viewers")
+    check_range(args.scans, 1, 10000, "--scans")
+    check_range(args.minutes, 0, 600, "--minutes")
     # Imported here so that the other benchmarks never load Flask or the server.
     from web.bench import run_web_bench
 
@@ -239,15 +224,12 @@ def run_web(args: argparse.Namespace) -> int:
             f"memory over {args.minutes} min: {first['rss_mb']} MB -> {last['rss_mb']} MB",
             file=sys.stderr,
         )
-    json.dump(results, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    return 0
+    return emit_json(results)
 
 
 def run_led(args: argparse.Namespace) -> int:
     changes = args.changes
-    if not 1 <= changes <= 1000:
-        raise AtelierError(f"--changes: {changes} is out of range (1..1000)")
+    check_range(changes, 1, 1000, "--changes")
     from firmware_bridge.benchmark import run_led_bench
     from firmware_bridge.simulator import SimulatorUnavailableError
 
@@ -261,6 +243,4 @@ def run_led(args: argparse.Namespace) -> int:
         f"{results['baseline_frame_on_wire_ms']} ms on the wire; {results['lost']} lost",
         file=sys.stderr,
     )
-    json.dump(results, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    return 0
+    return emit_json(results)

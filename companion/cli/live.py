@@ -4,7 +4,6 @@ and fed, hands-free, with every board reading the live loop accepts."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -12,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.cli.output import check_range, emit_json
 from companion.errors import AtelierError
 from companion.table.session import Created, Tables
 from companion.table.setup import PRINTED_SEATS
@@ -113,12 +113,9 @@ def live_view(loop: LiveLoop, table: str) -> Callable[[str], bytes | None]:
 
 def run_live_bench_command(args: argparse.Namespace) -> int:
     """``atelier bench live``: the loop on one core over rendered video, events into a table."""
-    if not 1 <= args.turns <= 100:
-        raise AtelierError(f"--turns: {args.turns} is out of range (1..100)")
-    if not 0 <= args.minutes <= 600:
-        raise AtelierError(f"--minutes: {args.minutes} is out of range (0..600)")
-    if not 1 <= args.fps <= 240:
-        raise AtelierError(f"--fps: {args.fps} is out of range (1..240)")
+    check_range(args.turns, 1, 100, "--turns")
+    check_range(args.minutes, 0, 600, "--minutes")
+    check_range(args.fps, 1, 240, "--fps")
     from vision.live.bench import run_live_bench
 
     # One core, as promised by the measurement: the loop and OpenCV's own threads share it.
@@ -155,6 +152,4 @@ def run_live_bench_command(args: argparse.Namespace) -> int:
         f"{memory[0]['rss_mb']} MB -> {memory[-1]['rss_mb']} MB",
         file=sys.stderr,
     )
-    json.dump(results, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    return 0
+    return emit_json(results)

@@ -1,0 +1,22 @@
+"""What every command does the same way: check an option's range, print JSON for programs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from companion.errors import AtelierError
+
+
+def check_range(value: float, lo: float, hi: float, option: str) -> None:
+    """Refuse an option outside ``lo..hi`` with the one-line error every command gives."""
+    if not lo <= value <= hi:
+        raise AtelierError(f"{option}: {value} is out of range ({lo}..{hi})")
+
+
+def emit_json(data: Any) -> int:
+    """Print ``data`` as JSON on standard output; the command's exit status (0)."""
+    json.dump(data, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
