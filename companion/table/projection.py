@@ -75,21 +75,27 @@ class TableState:
         """Each player's place in seat order; ties share a place and none is skipped."""
         return dense_positions(self.totals())
 
+    def _player_json(self, state: SeatState, place: int) -> dict[str, Any]:
+        """What every view says of a player: who, their total and place, their rounds."""
+        player = self.setup.player(state.seat)
+        assert player is not None
+        return {
+            **player.to_json(),
+            "total": self.total(state.seat),
+            "place": place,
+            "round_scores": list(state.banked),
+            "scan": state.reading_event,
+        }
+
     def scores_json(self) -> dict[str, Any]:
         """The scoreboard alone: totals, places, round and turn, and what the last change
         touched (what every live viewer receives after each event)."""
         players = []
         for state, place in zip(self.seats, self.standings(), strict=True):
-            player = self.setup.player(state.seat)
-            assert player is not None
             reading = state.reading
             players.append(
-                {
-                    **player.to_json(),
-                    "total": self.total(state.seat),
-                    "place": place,
-                    "round_scores": list(state.banked),
-                    "scan": state.reading_event,
+                self._player_json(state, place)
+                | {
                     "board_total": None if reading is None else reading.total,
                     "problems": 0 if reading is None else len(reading.scored.problems),
                     "warnings": 0 if reading is None else len(reading.warnings),
@@ -108,22 +114,11 @@ class TableState:
         }
 
     def to_json(self) -> dict[str, Any]:
-        places = self.standings()
-        players = []
-        for state, place in zip(self.seats, places, strict=True):
-            player = self.setup.player(state.seat)
-            assert player is not None
-            reading = state.reading
-            players.append(
-                {
-                    **player.to_json(),
-                    "total": self.total(state.seat),
-                    "place": place,
-                    "round_scores": list(state.banked),
-                    "scan": state.reading_event,
-                    "board": None if reading is None else reading.to_json(),
-                }
-            )
+        players = [
+            self._player_json(state, place)
+            | {"board": None if state.reading is None else state.reading.to_json()}
+            for state, place in zip(self.seats, self.standings(), strict=True)
+        ]
         standings = sorted(players, key=lambda p: (p["place"], p["seat"]))
         return {
             "id": self.table,
