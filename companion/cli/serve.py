@@ -28,6 +28,7 @@ examples:
   atelier serve --camera 0
   atelier serve --demo
 """
+SIOCGIFADDR = 0x8915  # Linux: get an interface's address
 THREADS = 96  # each live viewer holds a thread: 50 viewers at one table, and room to act
 
 
@@ -69,14 +70,37 @@ def register(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _interface_addresses() -> list[str]:
+    """The IPv4 address of each network interface (Linux), read from the kernel: nothing is
+    sent anywhere."""
+    import fcntl
+    import struct
+
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _index, name in socket.if_nameindex():
+            request = struct.pack("256s", name.encode()[:15])
+            try:
+                answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, request)
+            except OSError:
+                continue  # an interface without an IPv4 address
+            found.append(socket.inet_ntoa(answer[20:24]))
+    return found
+
+
 def lan_address() -> str:
-    """This machine's IPv4 address on the local network, as its own name resolves (nothing is
-    sent anywhere); the loopback address when it has no other."""
+    """This machine's IPv4 address on the local network, the one a phone can reach; the
+    loopback address when it has no other."""
     try:
-        found = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return "127.0.0.1"
-    addresses = [str(entry[4][0]) for entry in found]
+        addresses = _interface_addresses()
+    except (OSError, ImportError, AttributeError):
+        addresses = []
+    if not addresses:
+        try:
+            found = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+            addresses = [str(entry[4][0]) for entry in found]
+        except OSError:
+            addresses = []
     return next((a for a in addresses if not a.startswith("127.")), "127.0.0.1")
 
 
