@@ -13,13 +13,19 @@ import pytest
 from calibration.camera import calibrate
 from calibration.errors import CalibrationError
 from calibration.patterns import Pattern, View, find_pattern
-from tests.cli import assert_user_error, atelier
+from tests.cli import Run, assert_user_error, atelier
 from vision.images import read_image
 
 PHOTOS = sorted((Path(__file__).parents[1] / "data/calibration").glob("left*.jpg"))
 # OpenCV's samples/python/calibrate.py on the same thirteen photos.
 REFERENCE_MATRIX = np.array([[532.79536562, 0, 342.45825163], [0, 532.91928338, 233.90060514]])
 REFERENCE_K1_K2 = (-0.281086258, 0.0272581009)
+
+
+def calibrate_chessboard(photos: list[Path], profile: Path) -> Run:
+    """``atelier calibrate camera`` on OpenCV's 9x6 chessboard photos, 25 mm squares."""
+    args: list[str | Path] = ["--chessboard", "9x6", "--square", "25", "--profile", profile]
+    return atelier("calibrate", "camera", *photos, *args)
 
 
 def chessboard_views() -> list[View]:
@@ -43,17 +49,7 @@ def test_matches_opencvs_reference_on_its_sample_photos() -> None:
 
 def test_cli_prints_the_promised_keys_and_saves_a_profile(tmp_path: Path) -> None:
     profile = tmp_path / "table.json"
-    run = atelier(
-        "calibrate",
-        "camera",
-        *PHOTOS,
-        "--chessboard",
-        "9x6",
-        "--square",
-        "25",
-        "--profile",
-        profile,
-    )
+    run = calibrate_chessboard(PHOTOS, profile)
     assert run.status == 0, run.stderr
     data = json.loads(run.stdout)
     assert {"rms", "camera_matrix", "dist_coeffs", "views_used", "per_view_error"} <= set(data)
@@ -73,17 +69,7 @@ def test_updating_a_profile_keeps_its_colour_section(tmp_path: Path) -> None:
     profile.write_text(
         json.dumps({"format": 1, "kind": "atelier-calibration", "name": "mine", "color": colour})
     )
-    run = atelier(
-        "calibrate",
-        "camera",
-        *PHOTOS[:6],
-        "--chessboard",
-        "9x6",
-        "--square",
-        "25",
-        "--profile",
-        profile,
-    )
+    run = calibrate_chessboard(PHOTOS[:6], profile)
     assert run.status == 0, run.stderr
     saved = json.loads(profile.read_text())
     assert saved["color"] == colour and saved["name"] == "mine" and saved["camera"] is not None
@@ -177,16 +163,6 @@ def test_cli_bad_inputs(tmp_path: Path) -> None:
 def test_a_corrupt_existing_profile_is_not_overwritten(tmp_path: Path) -> None:
     profile = tmp_path / "p.json"
     profile.write_text('{"format": 1, "kind": "something else", "name": "x"}')
-    run = atelier(
-        "calibrate",
-        "camera",
-        *PHOTOS[:4],
-        "--chessboard",
-        "9x6",
-        "--square",
-        "25",
-        "--profile",
-        profile,
-    )
+    run = calibrate_chessboard(PHOTOS[:4], profile)
     assert_user_error(run, "p.json", "kind: 'something else' is not an Atelier calibration profile")
     assert profile.read_text() == '{"format": 1, "kind": "something else", "name": "x"}'
