@@ -1,9 +1,11 @@
 """``atelier bench vision``: render boards of every game with known truth, scan them, and count.
 
-For each board: an exact read (every component right and no problem), a confident-wrong read (no
-problem reported, so it would be scored, but something differs from the truth: the failure that
-must never happen), or an abstention (problems reported, no score). Per component: how many of
-those read without a problem were wrong. Timing: the scan of each frame, and bare marker detection
+For each board: an exact read (every component the camera can see read right; a component that a
+hand or cup hides in part may be reported unreadable instead, and nothing else may be), a
+confident-wrong read (no problem reported, so it would be scored, but something differs from the
+truth: the failure that must never happen), or an abstention (a problem reported on something in
+plain view). Complete: no problem at all, so the board is scored. Per component: how many of those
+read without a problem were wrong. Timing: the scan of each frame, and bare marker detection
 on the same frame, so the cost of reading is a ratio that holds across machines.
 """
 
@@ -19,6 +21,7 @@ from typing import Any
 from companion.content import isle as isle_content
 from companion.samples import random_position
 from vision.layout.boards import PAN_ORDER
+from vision.layout.catalogue import layouts
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
@@ -70,12 +73,33 @@ TRUTH: Mapping[str, Callable[[Mapping[str, Any]], Values]] = {
 }
 
 
+def hidden_components(truth: Mapping[str, Any], game: str) -> frozenset[str]:
+    """The components (as the scanner names them) that an occluder hides part of, from the
+    render's truth: the ones a reader may rightly refuse."""
+    boards = {layout.key: layout for layout in layouts(game)}
+    names = set()
+    for entry in truth.get("covered_regions", []):
+        layout = boards.get(entry["board"])
+        if layout is None:
+            continue
+        region = layout.region(entry["region"])
+        if region.role == "cell":
+            names.add(f"cell ({region.name.removeprefix('cell ')})")
+        elif layout.kind == "mat":
+            names.add(f"painting {layout.content['painting']} {region.name}")
+        elif region.role in ("space", "pan", "window", "binder") or layout.kind == "palette":
+            names.add(region.name)
+    return frozenset(names)
+
+
 @dataclass(frozen=True)
 class Trial:
     game: str
     difficulty: str
     seed: int
-    outcome: str  # "exact", "confident-wrong", "abstained", "missed" (no board found)
+    # "exact", "confident-wrong", "abstained", "missed" (no board found)
+    outcome: str
+    complete: bool  # no problem at all: the board is scored
     components: int
     wrong_components: int  # read without a problem, and wrong
     scan_ms: float
@@ -108,6 +132,7 @@ def run_trial(
             difficulty.value,
             seed,
             "missed",
+            False,
             len(truth),
             0,
             observation.total_ms,
@@ -119,10 +144,13 @@ def run_trial(
     read = {c.component: _value(c.value) for c in board.components if not c.problem}
     wrong = sum(1 for name, value in read.items() if name in truth and truth[name] != value)
     missing = [name for name in truth if name not in read and name not in unsure]
-    if board.problems:
-        outcome = "abstained"
-    elif wrong or missing:
+    hidden = hidden_components(rendering.truth, game)
+    # Problems are worded "<component>: ..."; any other is about the board or a visible part.
+    needless = [p for p in board.problems if p.split(": ", 1)[0] not in hidden]
+    if not board.problems and (wrong or missing):
         outcome = "confident-wrong"
+    elif needless or wrong or missing:
+        outcome = "abstained"
     else:
         outcome = "exact"
     return Trial(
@@ -130,6 +158,7 @@ def run_trial(
         difficulty.value,
         seed,
         outcome,
+        not board.problems,
         len(truth),
         wrong,
         observation.total_ms,
@@ -147,6 +176,7 @@ def summarise(trials: Sequence[Trial]) -> dict[str, Any]:
         "boards": n,
         "exact": sum(t.outcome == "exact" for t in trials),
         "exact_rate": round(sum(t.outcome == "exact" for t in trials) / n, 4) if n else 0.0,
+        "complete": sum(t.complete for t in trials),
         "confident_wrong": sum(t.outcome == "confident-wrong" for t in trials),
         "abstained": sum(t.outcome in ("abstained", "missed") for t in trials),
         "component_error_rate": round(

@@ -160,14 +160,16 @@ def run_vision(args: argparse.Namespace) -> int:
     if tty:
         print(file=sys.stderr)
     print(
-        f"{'difficulty':<10} {'game':<11} {'boards':>6} {'exact':>7} {'wrong':>5} {'abstain':>7} "
+        f"{'difficulty':<10} {'game':<11} {'boards':>6} {'exact':>7} {'scored':>6} {'wrong':>5} "
+        f"{'abstain':>7} "
         f"{'comp.err':>8} {'scan ms':>8} {'p95':>6} {'x detect':>8}",
         file=sys.stderr,
     )
     for row in results["rows"]:
         print(
             f"{row['difficulty']:<10} {row['game']:<11} {row['boards']:>6} "
-            f"{row['exact_rate']:>7.1%} {row['confident_wrong']:>5} {row['abstained']:>7} "
+            f"{row['exact_rate']:>7.1%} {row['complete']:>6} {row['confident_wrong']:>5} "
+            f"{row['abstained']:>7} "
             f"{row['component_error_rate']:>8.2%} {row['scan_ms_median']:>8.1f} "
             f"{row['scan_ms_p95']:>6.1f} {row['scan_to_detect']:>8.2f}",
             file=sys.stderr,

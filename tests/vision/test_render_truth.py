@@ -158,12 +158,29 @@ def test_hard_puts_a_hand_over_a_board_and_flags_what_it_hides(renderer: Rendere
     for marker in markers:
         assert marker["occluded"] == (marker["covered"] >= 0.01)
     assert any(c["covered"] > 0 for c in rendering.truth["components"])
+    regions = rendering.truth["covered_regions"]
+    assert regions and all(0 < r["covered"] <= 1 for r in regions)
+    # The hand hovers over one corner: it hides a few cells, never most of the island.
+    cells = [r for r in regions if r["region"].startswith("cell ")]
+    assert 0 < len(cells) < 30
+    assert {r["board"] for r in regions} <= {c["key"] for c in rendering.truth["components"]}
+
+
+def test_a_hand_over_a_canvas_corner_hides_the_space_there(renderer: Renderer) -> None:
+    plan = plan_table(random_position("colorfield", random.Random(3)), "x")
+    rendering = renderer.render(plan, RenderOptions(3, Difficulty.EASY, hand_over=0))
+    assert [o["kind"] for o in rendering.truth["render"]["occluders"]] == ["hand"]
+    hidden = {r["region"] for r in rendering.truth["covered_regions"]}
+    corner_spaces = {"space 1", "space 3", "space 4", "space 6"}
+    assert hidden & corner_spaces
+    assert "space 2" not in hidden or "space 5" not in hidden
 
 
 def test_easy_and_medium_draw_nothing_in_the_way(renderer: Renderer) -> None:
     for difficulty in (Difficulty.EASY, Difficulty.MEDIUM):
         rendering = render(renderer, example("pigments-pan"), 1, difficulty)
         assert rendering.truth["render"]["occluders"] == []
+        assert rendering.truth["covered_regions"] == []
         assert not any(m["occluded"] for c in rendering.truth["components"] for m in c["markers"])
 
 

@@ -13,8 +13,9 @@ import pytest
 
 from companion.samples import random_position
 from tests.cli import atelier
-from vision.benchmark import GAMES, TRUTH, lighting_trial, run_trial
+from vision.benchmark import GAMES, TRUTH, hidden_components, lighting_trial, run_trial
 from vision.images import read_image
+from vision.layout.catalogue import layouts
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
@@ -46,6 +47,21 @@ def test_hard_renders_are_never_read_confidently_wrong(
 ) -> None:
     trial = run_trial(*tools, game, Difficulty.HARD, seed)
     assert trial.outcome in ("exact", "abstained", "missed")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_components_a_hand_hides_are_named_as_the_scanner_names_them(
+    tools: tuple[Renderer, Scanner], game: str
+) -> None:
+    renderer, _ = tools
+    position = random_position(game, random.Random(7))
+    rendering = renderer.render(plan_table(position, "x"), RenderOptions(7, Difficulty.HARD))
+    hidden = hidden_components(rendering.truth, game)
+    assert hidden
+    # Beyond what the truth lists: Pigment Lab's pans and Spill Tray slots, read as places.
+    palettes = [layout for layout in layouts(game) if layout.kind == "palette"]
+    places = {region.name for layout in palettes for region in layout.regions}
+    assert hidden <= set(TRUTH[game](position)) | places
 
 
 @pytest.mark.parametrize("game", GAMES)

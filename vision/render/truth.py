@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.images import Image
-from vision.layout.geometry import Hexagon
+from vision.layout.geometry import Circle, Hexagon, Rect, Shape
 from vision.render.camera import Camera, marker_cell_px
 from vision.render.scene import Placed, Points, Scene
 
@@ -108,6 +108,28 @@ def _cells(scene: Scene, camera: Camera) -> list[dict[str, Any]]:
     return cells
 
 
+def _outline(shape: Shape) -> list[tuple[float, float]]:
+    if isinstance(shape, Circle):
+        turns = np.linspace(0.0, 2 * math.pi, 24, endpoint=False)
+        return [(shape.cx + shape.r * math.cos(t), shape.cy + shape.r * math.sin(t)) for t in turns]
+    if isinstance(shape, Rect | Hexagon):
+        return list(shape.corners())
+    return [shape.a, shape.b, shape.c]
+
+
+def _covered_regions(scene: Scene, camera: Camera, silhouette: Image) -> list[dict[str, Any]]:
+    """Every place on a board that an occluder hides part of: what a reader may rightly refuse."""
+    regions: list[dict[str, Any]] = []
+    if not silhouette.any():
+        return regions
+    for board in scene.boards:
+        for region in board.layout.regions:
+            share = covered(camera.project(board.pose.apply(_outline(region.shape))), silhouette)
+            if share > 0:
+                regions.append({"board": board.layout.key, "region": region.name, "covered": share})
+    return regions
+
+
 def _chips(scene: Scene, camera: Camera) -> list[dict[str, Any]]:
     chips = []
     for chip in scene.chips:
@@ -138,5 +160,6 @@ def truth(
         "components": [_component(p, camera, silhouette) for p in scene.components],
         "chips": _chips(scene, camera),
         "cells": _cells(scene, camera),
+        "covered_regions": _covered_regions(scene, camera, silhouette),
         "render": {"camera": camera.to_json(), **parameters},
     }
