@@ -1,5 +1,5 @@
-"""The live table behind ``atelier serve --camera / --video / --demo``: a table created at start
-and fed, hands-free, with every board reading the live loop accepts."""
+"""The live tables behind ``atelier serve --camera / --video / --demo``: a table created as the
+live source starts each game, fed hands-free with every board reading the live loop accepts."""
 
 from __future__ import annotations
 
@@ -7,45 +7,62 @@ import argparse
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from companion.cli.output import check_range, emit_json
 from companion.errors import AtelierError
+from companion.games.registry import games
 from companion.table.session import Created, Tables
 from companion.table.setup import PRINTED_SEATS
 from companion.table.store import BoardView as StoredView
-from vision.capture.latest import Capture
+from vision.capture.latest import Capture, Frame
 from vision.capture.sources import Source, camera, parse_source, video_file
 from vision.live.debug import debug_jpeg
-from vision.live.demo import DemoSource, scripted_game
+from vision.live.demo import DemoSource, demo_games
 from vision.live.loop import LiveLoop, LiveReader, Views
-from vision.live.stability import Accepted
+from vision.live.stability import Accepted, Settings
 
 LIVE_GAME = "colorfield"  # the one game a table scores with nothing but what the camera sees
-DEMO_SEED = 2  # its hands cover a marker of the board they reach over, as a real hand would
 DEMO_PLAYERS = ("Ana", "Ben")
+
+
+def _first_game(index: int) -> int:
+    return 0
 
 
 @dataclass(frozen=True)
 class LiveChoice:
+    """A live source and the tables its games are scored on."""
+
     source: Source
-    players: tuple[str, ...]
+    setups: tuple[dict[str, Any], ...]  # each game's table, as ``Tables.create`` takes it
+    # Which game the ``index``-th frame shows, counting every game played (0 the first); the
+    # setup of game n is ``setups[n % len(setups)]``: a game played again is a new game.
+    game_at: Callable[[int], int] = _first_game
+
+
+def _setup(game: str, players: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+    return {"game": game, "players": [{"name": name} for name in players], "options": options}
 
 
 def choose_source(camera_index: int | None, video: str | None, demo: bool) -> LiveChoice | None:
     """The live source the options name, or None for a table scanned from phones only."""
-    everyone = tuple(f"Seat {seat}" for seat in range(1, PRINTED_SEATS[LIVE_GAME] + 1))
+    everyone = _setup(LIVE_GAME, [f"Seat {s}" for s in range(1, PRINTED_SEATS[LIVE_GAME] + 1)], {})
     if camera_index is not None:
-        return LiveChoice(camera(camera_index), everyone)
+        return LiveChoice(camera(camera_index), (everyone,))
     if video is not None:
         # Digits after --video are a file's name, never a camera.
         source = video_file(Path(video)) if video.isdigit() else parse_source(video)
-        return LiveChoice(source, everyone)
+        return LiveChoice(source, (everyone,))
     if demo:
-        shots = scripted_game(DEMO_SEED, players=len(DEMO_PLAYERS))
-        return LiveChoice(DemoSource(shots, DEMO_SEED), DEMO_PLAYERS)
+        played = demo_games(len(DEMO_PLAYERS))
+        shown = DemoSource(played, repeat=True)
+        setups = tuple(_setup(g.script.game, DEMO_PLAYERS, g.script.options) for g in played)
+        return LiveChoice(shown, setups, shown.game_at)
     return None
 
 
@@ -82,31 +99,100 @@ def report_to_stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+class LivePlay:
+    """A live source's games through one live loop, each game's readings into a table made as
+    its first frame is seen."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        choice: LiveChoice,
+        settings: Settings | None = None,
+        report: Callable[[str], None] = report_to_stderr,
+    ) -> None:
+        self._tables = tables
+        self._choice = choice
+        self._settings = settings
+        self._report = report
+        self._guard = threading.Lock()
+        self._fed: list[Created] = []
+        self._game = 0
+        self._loop: LiveLoop | None = None
+
+    def start(self) -> None:
+        """Make the first game's table and start the loop; the source is opened first, so that
+        one that cannot be opened fails before a table is made for it."""
+        capture = Capture(self._choice.source, self._report)
+        capture.start()
+        try:
+            reader = LiveReader(self._feed(0), self._settings)
+            self._loop = LiveLoop(capture, reader, self._follow)
+            self._loop.start()
+        except BaseException:
+            capture.stop()
+            raise
+
+    def stop(self) -> None:
+        """Stop the loop, then the source."""
+        if self._loop is not None:
+            self._loop.stop()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the source to end; whether it has (a camera never does)."""
+        return self._loop is None or self._loop.wait(timeout)
+
+    def fed(self) -> tuple[Created, ...]:
+        """The tables fed so far, oldest first: the last is the one fed now."""
+        with self._guard:
+            return tuple(self._fed)
+
+    @property
+    def reader(self) -> LiveReader | None:
+        """The loop's reader, the same from game to game (restarted for each)."""
+        return None if self._loop is None else self._loop.reader
+
+    def _follow(self, frame: Frame) -> None:
+        """Before each frame: a frame of the next game starts that game's table."""
+        game = self._choice.game_at(frame.index)
+        if game != self._game and self._loop is not None:
+            self._loop.reader.restart(self._feed(game))
+
+    def _feed(self, game: int) -> TableFeed:
+        """A new table for game ``game``, and what feeds it."""
+        setups = self._choice.setups
+        setup = setups[game % len(setups)]
+        created = self._tables.create(setup)
+        with self._guard:
+            self._fed.append(created)
+            self._game = game
+        self._report(f"live: {games()[setup['game']].title} on table {created.table}")
+        return TableFeed(self._tables, created.table, self._report)
+
+
 def start_live(
-    tables: Tables, choice: LiveChoice, report: Callable[[str], None] = report_to_stderr
-) -> tuple[LiveLoop, Created]:
-    """A new table for the live source's players, and the loop feeding it, running."""
-    capture = Capture(choice.source, report)
-    capture.start()  # a camera that cannot be opened fails here, before a table is made for it
-    try:
-        players = [{"name": name} for name in choice.players]
-        created = tables.create({"game": LIVE_GAME, "players": players})
-        loop = LiveLoop(capture, LiveReader(TableFeed(tables, created.table, report)))
-        loop.start()
-    except BaseException:
-        capture.stop()
-        raise
-    return loop, created
+    tables: Tables,
+    choice: LiveChoice,
+    report: Callable[[str], None] = report_to_stderr,
+    settings: Settings | None = None,
+) -> LivePlay:
+    """The live source's games being played, the first table already made."""
+    play = LivePlay(tables, choice, settings, report)
+    play.start()
+    return play
 
 
-def live_view(loop: LiveLoop, table: str) -> Callable[[str], bytes | None]:
-    """The web's camera view of ``table``: the loop's newest frame, annotated."""
+def live_view(play: LivePlay) -> Callable[[str], bytes | None]:
+    """The web's camera view of any table the live source has fed: the newest frame of the game
+    being played, annotated."""
 
     def view(asked: str) -> bytes | None:
-        seen = loop.reader.latest
-        if asked != table or seen is None:
+        reader = play.reader
+        if reader is None or all(c.table != asked for c in play.fed()):
             return None
-        return debug_jpeg(seen, loop.reader.scanner.index, loop.reader.filter.settings)
+        seen = reader.latest
+        if seen is None:
+            return None
+        return debug_jpeg(seen, reader.scanner.index, reader.filter.settings)
 
     return view
 

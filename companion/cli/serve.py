@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import socket
 import sys
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.cli.output import check_range
 from companion.errors import AtelierError
+from vision.live.stability import Settings
 
 if TYPE_CHECKING:
     from firmware_bridge.driver import DisplayDriver
@@ -20,16 +23,22 @@ watch live scores on every phone and tablet. Prints the address and a QR code to
 Tables live in the data folder (--data, default ./instance) and survive a restart.
 
 With --camera, --video or --demo a table is created at start and scored hands-free from what
-the camera sees: a board's reading counts once it has held still with no hand over it.
+the camera sees: a board's reading counts once it has held still with no hand over it. The demo
+plays a scripted game of each of the four games in turn, each on a table of its own; the live
+address it prints shows the scores of the game being played.
 
 examples:
   atelier serve
   atelier serve --port 8080 --data ~/atelier-tables
   atelier serve --camera 0
+  atelier serve --camera 0 --settle 0.3 --votes 7
   atelier serve --demo
 """
 SIOCGIFADDR = 0x8915  # Linux: get an interface's address
 THREADS = 96  # each live viewer holds a thread: 50 viewers at one table, and room to act
+STEADY = Settings()
+SETTLE_S = (0, 10)
+VOTES = (3, 30)  # fewer than three frames cannot outvote one frame's flicker
 
 
 def register(commands: Any) -> None:
@@ -65,7 +74,21 @@ def register(commands: Any) -> None:
     live.add_argument(
         "--demo",
         action="store_true",
-        help="score a scripted game played on a rendered table: a live table with no camera",
+        help="score scripted games played on a rendered table: a live table with no camera",
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        metavar="SECONDS",
+        help="live: how long a board's reading must hold still before it counts "
+        f"({SETTLE_S[0]:g}..{SETTLE_S[1]:g}, default {STEADY.hold_s:g})",
+    )
+    parser.add_argument(
+        "--votes",
+        type=int,
+        metavar="N",
+        help="live: how many recent clean frames vote on each component's value, more than half "
+        f"of them agreeing ({VOTES[0]}..{VOTES[1]}, default {STEADY.window})",
     )
     parser.set_defaults(run=run)
 
@@ -104,11 +127,29 @@ def lan_address() -> str:
     return next((a for a in addresses if not a.startswith("127.")), "127.0.0.1")
 
 
+def steadiness(args: argparse.Namespace) -> Settings:
+    """The stability filter's settings from ``--settle`` and ``--votes``, checked."""
+    live = args.camera is not None or args.video is not None or args.demo
+    settings = STEADY
+    if args.settle is not None:
+        if not live:
+            raise AtelierError("--settle: only with --camera, --video or --demo")
+        check_range(args.settle, *SETTLE_S, "--settle")
+        settings = dataclasses.replace(settings, hold_s=args.settle)
+    if args.votes is not None:
+        if not live:
+            raise AtelierError("--votes: only with --camera, --video or --demo")
+        check_range(args.votes, *VOTES, "--votes")
+        settings = dataclasses.replace(settings, window=args.votes)
+    return settings
+
+
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= 65535:
         raise AtelierError(f"--port: {args.port} is out of range (1..65535)")
     if not 4 <= args.threads <= 1000:
         raise AtelierError(f"--threads: {args.threads} is out of range (4..1000)")
+    settings = steadiness(args)
     # Imported here so that other commands never load Flask, the server or OpenCV.
     from waitress.server import create_server
 
@@ -130,20 +171,23 @@ def run(args: argparse.Namespace) -> int:
 
             tables = services_of(app).tables
             tables.listen(ScoreFollower(tables, driver))
-        created = None
+        first = None
         if live is not None:
-            loop, created = start_live(services_of(app).tables, live)
-            stack.callback(loop.stop)
-            app.config["LIVE_VIEW"] = live_view(loop, created.table)
+            play = start_live(services_of(app).tables, live, settings=settings)
+            stack.callback(play.stop)
+            app.config["LIVE_VIEW"] = live_view(play)
+            app.config["LIVE_TABLES"] = play.fed
+            first = play.fed()[0]
         try:
             server = create_server(app, host=args.host, port=args.port, threads=args.threads)
         except OSError as exc:
             raise AtelierError(f"--port {args.port}: cannot listen ({exc.strerror})") from None
         print(url, flush=True)
-        if created is not None:
-            # The live table's scoreboard, with the token that lets a phone join it.
-            print(f"{url}t/{created.table}?token={created.token}", flush=True)
-            camera = f"{url}t/{created.table}/camera?token={created.token}"
+        if first is not None:
+            # The scoreboard of the live table, following the live source from game to game,
+            # with the token that lets a phone join the table.
+            print(f"{url}live?token={first.token}", flush=True)
+            camera = f"{url}t/{first.table}/camera?token={first.token}"
             print(f"What the camera sees: {camera}", file=sys.stderr)
         print(qr_text(url), file=sys.stderr)
         print(f"Atelier is serving {args.data} at {url} (Ctrl+C stops it)", file=sys.stderr)

@@ -16,6 +16,7 @@ from vision.scan.registration import register
 from web import create_app
 
 SHOTS = scripted_game(SEED)
+CONDITIONS = {"conditions": {"green": "grass", "blue": "river", "brown": "caves", "red": "town"}}
 
 
 def seen_with_a_hand() -> Seen:
@@ -69,4 +70,31 @@ def test_the_camera_page_shows_the_live_tables_frame_to_its_players(tmp_path: Pa
     assert client.get(f"/t/{live.table}/camera.jpg?token=wrong").status_code == 403
     assert client.get(f"/t/{other.table}/camera.jpg?token={other.token}").status_code == 404
     assert client.get("/t/0badc0de/camera").status_code == 404
+    tables.close()
+
+
+def test_the_live_address_opens_the_scoreboard_of_the_game_played_now(tmp_path: Path) -> None:
+    app = create_app({"DATA_DIR": tmp_path})
+    client = app.test_client()
+    tables = app.extensions["atelier"].tables
+    assert client.get("/live").status_code == 404  # no live source feeds this server
+    assert client.get("/api/live").status_code == 404
+    first = tables.create({"game": "colorfield", "players": [{"name": "Ana"}]})
+    now = tables.create({"game": "isle", "players": [{"name": "Ana"}], "options": CONDITIONS})
+    fed = [first]
+    app.config["LIVE_TABLES"] = lambda: tuple(fed)
+    assert client.get("/api/live").get_json() == {"table": first.table}
+    fed.append(now)
+    assert client.get("/api/live").get_json() == {"table": now.table}
+    # The join token of a table the live source fed before passes on to the one fed now.
+    joined = client.get(f"/live?token={first.token}")
+    assert joined.status_code == 302
+    assert joined.headers["Location"] == f"/t/{now.table}?token={now.token}&follow=1"
+    # Without it, or with another token, the scoreboard is only watched.
+    for asked in ("/live", "/live?token=wrong"):
+        assert client.get(asked).headers["Location"] == f"/t/{now.table}?follow=1"
+    page = client.get(f"/t/{now.table}?token={now.token}&follow=1").get_data(as_text=True)
+    assert f'data-follow="/live?token={now.token}"' in page
+    assert 'data-follow="/live"' in client.get(f"/t/{now.table}?follow=1").get_data(as_text=True)
+    assert "data-follow" not in client.get(f"/t/{now.table}").get_data(as_text=True)
     tables.close()

@@ -46,6 +46,13 @@ class LiveReader:
         self._previous: Grey | None = None
         self.latest: Seen | None = None
 
+    def restart(self, accept: Accept) -> None:
+        """Forget every board and hand what is accepted from now on to ``accept``: a new game,
+        where a board read before is news again."""
+        self._accept = accept
+        self.filter = StabilityFilter(self.filter.settings)
+        self._previous = None
+
     def process(self, frame: Frame) -> list[Accepted]:
         observation = self.scanner.scan(frame.image)
         grey = small_grey(frame.image)
@@ -63,11 +70,19 @@ class LiveReader:
 
 
 class LiveLoop:
-    """A reader over the newest frames of a capture, on its own thread."""
+    """A reader over the newest frames of a capture, on its own thread. ``before`` is shown each
+    frame before it is read: where one game ends and the next begins, its owner restarts the
+    reader."""
 
-    def __init__(self, capture: Capture, reader: LiveReader) -> None:
+    def __init__(
+        self,
+        capture: Capture,
+        reader: LiveReader,
+        before: Callable[[Frame], None] | None = None,
+    ) -> None:
         self.capture = capture
         self.reader = reader
+        self._before = before
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -101,4 +116,6 @@ class LiveLoop:
                     return
                 continue
             seen = frame.index
+            if self._before is not None:
+                self._before(frame)
             self.reader.process(frame)

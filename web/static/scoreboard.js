@@ -53,6 +53,20 @@ if (undo) undo.addEventListener("click", () => change(`/api/tables/${page.table}
 const endRound = document.getElementById("end-round");
 if (endRound) endRound.addEventListener("click", () => change(`/api/tables/${page.table}/rounds`));
 
+// A scoreboard opened to follow the live table moves on when the live source starts its next
+// game on a table of its own.
+const FOLLOW_MS = 2000;
+if (page.follow) {
+  setInterval(async () => {
+    try {
+      const answer = await api("/api/live");
+      if (answer.ok && answer.data.table !== page.table) location.replace(page.follow);
+    } catch {
+      // The server is away for a moment: the next poll asks again.
+    }
+  }, FOLLOW_MS);
+}
+
 // The emulated LED displays, as virtual digits, when the server drives them.
 const ledStrip = document.getElementById("led");
 async function showLed() {

@@ -1,0 +1,61 @@
+"""The live address in a real browser: the scoreboard moves on with the live source from one
+game's table to the next, the join token with it (Chromium, as the web's browser tests)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect, sync_playwright
+from waitress.server import create_server
+
+from companion.table.session import Created
+from tests.web.test_browser import ARGS, CHROMIUM, WAIT_MS  # skips this module without Chromium
+from web import create_app
+
+ISLE = {"conditions": {"green": "grass", "blue": "river", "brown": "caves", "red": "town"}}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+def test_the_live_scoreboard_follows_the_demo_to_its_next_game(
+    browser: Browser, tmp_path: Path
+) -> None:
+    app = create_app({"DATA_DIR": tmp_path})
+    tables = app.extensions["atelier"].tables
+    players = [{"name": "Ana"}, {"name": "Ben"}]
+    first = tables.create({"game": "colorfield", "players": players})
+    fed: list[Created] = [first]
+    app.config["LIVE_TABLES"] = lambda: tuple(fed)
+    running = create_server(app, host="127.0.0.1", port=0, threads=16)
+    url = f"http://127.0.0.1:{running.effective_port}"  # type: ignore[union-attr]
+    threading.Thread(target=running.run, daemon=True).start()
+    try:
+        page = browser.new_context().new_page()
+        page.goto(f"{url}/live?token={first.token}")
+        expect(page).to_have_url(f"{url}/t/{first.table}?token={first.token}&follow=1")
+        expect(page).to_have_title("Scores · Color Field")
+        following = tables.create({"game": "isle", "players": players, "options": ISLE})
+        fed.append(following)
+        expect(page).to_have_url(
+            f"{url}/t/{following.table}?token={following.token}&follow=1", timeout=WAIT_MS
+        )
+        expect(page).to_have_title("Scores · Isle of Colors")
+        expect(page.locator("#undo")).to_have_count(1)  # joined, not only watching
+        # A scoreboard opened without following stays where it is.
+        watcher = browser.new_context().new_page()
+        watcher.goto(f"{url}/t/{first.table}")
+        watcher.wait_for_timeout(3000)
+        expect(watcher).to_have_url(re.compile(rf"/t/{first.table}$"))
+    finally:
+        running.close()
+        tables.close()
