@@ -24,7 +24,7 @@ def atelier(*args: str | Path, stdin: str | bytes | None = None, cwd: Path | Non
         input=data,
         capture_output=True,
         cwd=cwd,
-        timeout=120,
+        timeout=300,  # a guard against a hang, not a speed claim: loaded machines are slow
         check=False,
     )
     return Run(done.returncode, done.stdout.decode(), done.stderr.decode())

@@ -147,7 +147,7 @@ def _existing_profile(path: Path) -> Any:
 
 
 def run_color(args: argparse.Namespace) -> int:
-    from calibration.colour import fit_correction
+    from calibration.colour import fit_correction, usable
     from calibration.errors import CalibrationError
     from calibration.profile import Profile, save_profile
     from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, predefined_dictionary
@@ -175,7 +175,9 @@ def run_color(args: argparse.Namespace) -> int:
         save_profile(profile.with_color(correction.to_json()), args.profile)
     except OSError as exc:
         raise SourceError(str(args.profile), exc.strerror or str(exc)) from None
-    out = correction.to_json() | {"patches_used": list(patches.names), "profile": str(args.profile)}
+    kept = usable(patches.measured_rgb, correction.curves)
+    used = [name for name, keep in zip(patches.names, kept, strict=True) if keep]
+    out = correction.to_json() | {"patches_used": used, "profile": str(args.profile)}
     json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")
     print(

@@ -9,7 +9,14 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.colour import ColourCorrection, fit_correction, linear_to_srgb, srgb_to_linear
+from calibration.colour import (
+    ColourCorrection,
+    fit_correction,
+    linear_to_srgb,
+    srgb_to_linear,
+    straighten,
+    trace_curves,
+)
 from calibration.errors import CalibrationError
 from tests.cli import assert_user_error, atelier
 from vision.draw import draw_layout
@@ -18,6 +25,14 @@ from vision.layout.catalogue import layouts
 from vision.layout.inks import INKS
 
 WARM_LAMP = np.array([1.0, 0.78, 0.52])  # linear R, G, B gains of a 2700 K-ish bulb
+KNEE = 0.8  # linear level where the simulated camera's highlight shoulder begins
+
+
+def overexposed(printed_rgb: np.ndarray, ev: float) -> np.ndarray:
+    """What a camera with a soft highlight shoulder records of printed colours at +ev."""
+    linear = srgb_to_linear(printed_rgb) * 2.0**ev
+    shoulder = KNEE + (1 - KNEE) * (1 - np.exp(-np.maximum(linear - KNEE, 0) / (1 - KNEE)))
+    return np.asarray(np.round(linear_to_srgb(np.where(linear > KNEE, shoulder, linear))))
 
 
 def cast(bgr: Image, gains: np.ndarray, exposure: float = 1.0) -> Image:
@@ -41,6 +56,30 @@ def test_fit_undoes_a_warm_cast_on_the_inks() -> None:
     assert correction.error_after < 2.0
     back = correction.apply_bgr(seen[:, ::-1].astype(np.float32))[:, ::-1]
     assert np.abs(back - printed).max() < 12
+
+
+def test_fit_undoes_an_overexposed_cameras_tone_curve() -> None:
+    # +1.5 EV under a warm lamp: light colours roll off towards white, paper clips.
+    printed = np.array(list(INKS.values()), np.float64)
+    seen = linear_to_srgb(srgb_to_linear(overexposed(printed, 1.5)) * WARM_LAMP ** (1 / 3))
+    correction = fit_correction(seen, printed)
+    assert correction.to_json()["method"] == "curves-affine-linear-rgb"
+    clear = seen.max(axis=1) < 250
+    assert 8 <= correction.fitted_on == int(clear.sum()) < len(INKS)
+    back = correction.apply_bgr(seen[clear][:, ::-1].astype(np.float32))[:, ::-1]
+    assert np.abs(back - printed[clear]).max() < 14
+    assert correction.error_after < 2.5 < 20 < correction.error_before
+    again = ColourCorrection.from_json(json.loads(json.dumps(correction.to_json())))
+    bgr = seen[:, ::-1].astype(np.float32)
+    assert np.allclose(again.apply_bgr(bgr), correction.apply_bgr(bgr), atol=0.5)
+
+
+def test_a_linear_camera_needs_no_curve_to_be_undone() -> None:
+    printed = np.array(list(INKS.values()), np.float64)
+    seen = linear_to_srgb(srgb_to_linear(printed) * WARM_LAMP * 0.8)
+    straight = straighten(srgb_to_linear(seen), trace_curves(seen, printed))
+    # Each channel's curve through the greys is the lamp's gain undone: a straight line.
+    assert np.allclose(straight, srgb_to_linear(seen) / (WARM_LAMP * 0.8), atol=0.004)
 
 
 def test_too_few_patches_are_refused() -> None:
@@ -80,6 +119,28 @@ def test_cli_without_a_card(tmp_path: Path) -> None:
         (
             {"method": "affine-linear-rgb", "matrix": [[1, 0, 0, 0]] * 3, "patches": 2},
             "color.patches",
+        ),
+        (
+            {
+                "method": "curves-affine-linear-rgb",
+                "matrix": [[1, 0, 0, 0]] * 3,
+                "patches": 12,
+                "delta_e_before": 9.0,
+                "delta_e_after": 1.0,
+                "curves": {"r": [[0, 0], [1, 1]], "g": [[0, 0], [1, 1]]},
+            },
+            "color.curves: expected a curve for each of r, g and b",
+        ),
+        (
+            {
+                "method": "curves-affine-linear-rgb",
+                "matrix": [[1, 0, 0, 0]] * 3,
+                "patches": 12,
+                "delta_e_before": 9.0,
+                "delta_e_after": 1.0,
+                "curves": {c: [[0, 0], [0.5, 0.6], [0.4, 1]] for c in "rgb"},
+            },
+            "color.curves.r: levels must rise",
         ),
     ],
 )

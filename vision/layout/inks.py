@@ -41,9 +41,17 @@ INKS: Mapping[str, RGB] = MappingProxyType(
         "frame": _hex("#D8D4CA"),
         "well": _hex("#46505A"),
         "ink": _hex("#222222"),
+        # A grey ramp for the calibration card, finest in the highlights, where a camera's tone
+        # curve bends most.
         "white": _hex("#FFFFFF"),
+        "grey-95": _hex("#F2F2F2"),
+        "grey-90": _hex("#E6E6E6"),
+        "grey-85": _hex("#D9D9D9"),
         "grey-80": _hex("#CCCCCC"),
+        "grey-75": _hex("#BFBFBF"),
+        "grey-65": _hex("#A6A6A6"),
         "grey-60": _hex("#999999"),
+        "grey-50": _hex("#808080"),
         "grey-40": _hex("#666666"),
         "grey-20": _hex("#333333"),
         "black": _hex("#000000"),
