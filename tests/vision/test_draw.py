@@ -87,10 +87,11 @@ def test_image_size_is_the_component_size_times_the_scale(ppm: float) -> None:
         assert image.dtype == np.uint8
 
 
-def test_the_reference_card_at_8_px_per_mm_is_2128_by_912() -> None:
+def test_the_reference_card_at_8_px_per_mm_is_2128_by_1088() -> None:
+    # Four rows of nine patches: every ink, the grey ramp included.
     card = by_key("calibration/reference/1")
-    assert card.size == (266.0, 114.0)
-    assert draw_layout(card, 8.0).shape == (912, 2128, 3)
+    assert card.size == (266.0, 136.0)
+    assert draw_layout(card, 8.0).shape == (1088, 2128, 3)
 
 
 @pytest.mark.parametrize("layout", one_of_each_kind(), ids=lambda lay: lay.key)
