@@ -4,7 +4,7 @@ it (where, how turned), and a place to record every component it reads."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -78,12 +78,19 @@ def piece_on_board(piece: Sighting, board: Sighting) -> PieceOnBoard:
 
 
 def white_of(
-    face: Rectified, board: Layout, correction: ColourCorrection | None = None
+    face: Rectified,
+    board: Layout,
+    correction: ColourCorrection | None = None,
+    seen: Collection[int] | None = None,
 ) -> WhiteBalance:
     """The white balance from the quiet rings of the board's markers that the camera saw: one
-    white per marker, so light that falls unevenly across the board is followed."""
+    white per marker, so light that falls unevenly across the board is followed. Given ``seen``
+    (the ids of the markers found), only their rings count: a marker that was not found may lie
+    under a hand or a cup, whose colour is no white."""
     whites = []
     for marker in board.markers:
+        if seen is not None and marker.id not in seen:
+            continue
         outer = marker.rect.inset(-QUIET_MM)
         strips = (
             Rect(outer.x, outer.y, outer.w, QUIET_MM),

@@ -28,6 +28,9 @@ class Sighting:
     homography: Homography
     marker_ids: tuple[int, ...]  # the component's markers that were seen
     error_px: float  # RMS distance between detected and fitted marker corners
+    # The covariance of the homography's first eight entries (h33 = 1), where it was worked
+    # out: for a board seen by few of its markers (see ``vision.scan.refine``).
+    covariance: NDArray[np.float64] | None = None
 
     def to_image(self, points_mm: NDArray[np.float64]) -> NDArray[np.float64]:
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)

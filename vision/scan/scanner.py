@@ -34,6 +34,7 @@ from vision.scan.readers.pigments import PigmentsReader
 from vision.scan.readers.tables import ArtRowReader, MarketReader
 from vision.scan.rectify import rectify
 from vision.scan.reference import find_reference, read_patches
+from vision.scan.refine import refine
 from vision.scan.registration import Sighting, register
 
 MAX_DETECT_SIDE = 4000  # larger photos are searched for markers at this size, then read in full
@@ -47,7 +48,7 @@ MIN_CONFIDENCE = 0.5
 REGISTRATION_CONFIDENCE = {4: 1.0, 3: 0.98, 2: 0.95, 1: 0.85}
 # Boards are read at one resolution per game, so what is built per board (the printed face to
 # compare with, the isle's pixel-to-cell map) is built once.
-READ_PPM = {"isle": 2.0, "colorfield": 2.5, "pigments": 2.5, "paintings": 2.0}
+READ_PPM = {"isle": 1.0, "colorfield": 2.5, "pigments": 2.5, "paintings": 2.0}
 READ_KINDS = {
     ("colorfield", "canvas"),
     ("paintings", "mat"),
@@ -57,6 +58,12 @@ READ_KINDS = {
     ("pigments", "market"),
 }
 SHARED_KINDS = {("paintings", "art-row"), ("pigments", "market")}
+# Boards read from their pieces' markers alone, never by colour: light that blows out their
+# print (or white cards lying over it) cannot change what they say.
+READ_BY_MARKERS = {("paintings", "mat")}
+# Boards whose reader measures the paper's white itself, channel by channel where the sensor
+# clips, and refuses only what clipping leaves unreadable.
+OWN_EXPOSURE = {("isle", "sheet")}
 
 
 @dataclass(frozen=True)
@@ -97,11 +104,14 @@ class Scanner:
     def prepare(self) -> None:
         """Draw every board's printed face now rather than on first sight (for a live camera or
         a benchmark, where the first frame's latency counts)."""
+        sheets = []
         for owner in self.index.values():
             layout = owner.layout
             if (layout.game, layout.kind) in READ_KINDS:
                 self._printed(layout, READ_PPM[layout.game])
-        self.isle.lookup()
+            if (layout.game, layout.kind) == ("isle", "sheet"):
+                sheets.append(layout)
+        self.isle.prepare(sheets)
 
     def _coloured(self, layout: Layout, ppm: float) -> NDArray[np.intp]:
         """Where the board's print is coloured, not paper white: a sample of flat pixel indices."""
@@ -198,6 +208,8 @@ class Scanner:
         pieces: Sequence[Sighting],
         correction: ColourCorrection | None,
     ) -> BoardObservation:
+        if len(board.marker_ids) <= 2:
+            board = refine(board, pieces)
         layout = board.layout
         problems: list[str] = []
         if board.error_px > MAX_FIT_ERROR_PX:
@@ -209,7 +221,9 @@ class Scanner:
         face = rectify(image, board, ppm)
         printed = self._printed(layout, ppm)
         clipped = _clipped_share(face.image, self._coloured(layout, ppm))
-        overexposed = clipped > MAX_CLIPPED
+        overexposed = clipped > MAX_CLIPPED and (layout.game, layout.kind) not in (
+            READ_BY_MARKERS | OWN_EXPOSURE
+        )
         if overexposed:
             # Blown-out light leaves pale colours at the sensor's limit, like white: nothing
             # read by colour there can be trusted.
@@ -218,7 +232,7 @@ class Scanner:
                 "sensor's limit); colours cannot be read"
             )
         on_board = [piece_on_board(p, board) for p in pieces]
-        balance = white_of(face, layout, correction)
+        balance = white_of(face, layout, correction, board.marker_ids)
         ctx = BoardContext(image, board, face, balance, on_board, printed)
         position: dict[str, Any]
         which = (layout.game, layout.kind)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
 
 from companion.content.colorfield import default_content
 from companion.games.colorfield.model import Side
@@ -11,14 +17,24 @@ from vision.layout.geometry import Rect
 from vision.layout.ids import PIECE_MARKER_MM
 from vision.layout.inks import INKS
 from vision.layout.model import QUIET_MM
-from vision.scan.colours import ColourClassifier, subset
-from vision.scan.context import BoardContext
+from vision.scan.colours import to_lab
+from vision.scan.context import BoardContext, PieceOnBoard
 from vision.scan.readers.common import CERTAIN, MIN_SEEN, is_empty, single_piece
-from vision.scan.rectify import rectify
+from vision.scan.readers.second_look import UNPLACED, SecondLook, placed_well
+from vision.scan.rectify import Rectified, rectify
+
+Points = NDArray[np.float64]
 
 PAINTS = ("lemon", "coral", "navy", "turquoise")
-EDGE_REJECT_DELTA_E = 30.0
+ROWS, COLUMNS = 2, 3
+EDGE_REJECT_DELTA_E = 14.0
 MIN_EDGES_CONFIRMED = 3  # a hand or glare may hide one edge; two hidden is too little evidence
+# A paint in light or shade: the printed colour scaled by this much light (linear RGB)...
+LIGHT = (0.25, 1.6)
+# ...or blurred into the white ring beside it by up to this share.
+WHITE_BLUR = 0.15
+NEIGHBOUR_MARGIN_MM = 1.0  # around another tile's outline, where it may lie over this one
+MIN_BAND_SEEN = 0.3  # an edge with less of its band clear of other tiles is not seen
 
 
 def _edge_bands(tile_mm: float) -> dict[Side, Rect]:
@@ -35,70 +51,213 @@ def _edge_bands(tile_mm: float) -> dict[Side, Rect]:
     }
 
 
+def _linear(rgb: tuple[int, int, int]) -> NDArray[np.float64]:
+    srgb = np.array(rgb[::-1], np.float64) / 255.0  # as BGR
+    return np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+
+
+def _srgb(linear: NDArray[np.float64]) -> NDArray[np.float64]:
+    clipped = np.clip(linear, 0.0, 1.0)
+    curve = np.where(clipped <= 0.0031308, 12.92 * clipped, 1.055 * clipped ** (1 / 2.4) - 0.055)
+    return np.asarray(curve * 255.0, np.float64)
+
+
+class EdgePaints:
+    """Names an edge's paint by the nearest of each paint's looks in CIELAB: the printed colour
+    in more or less light (a hand's shadow, the far side of the table, a white balance taken
+    from a blurred white ring and so too strong) and softened towards the white ring beside it
+    (blur), or nothing when no look is within the reject threshold."""
+
+    def __init__(self) -> None:
+        white = _linear((245, 245, 245))
+        looks, paints = [], []
+        for index, name in enumerate(PAINTS):
+            ink = _linear(INKS[name])
+            shaded = [k * ink for k in np.linspace(*LIGHT, 31)]
+            blurred = [(1 - t) * ink + t * white for t in np.linspace(0.0, WHITE_BLUR, 13)]
+            looks += [_srgb(c) for c in shaded + blurred]
+            paints += [index] * (len(shaded) + len(blurred))
+        self._looks = to_lab(np.array(looks, np.float32))
+        self._paint = np.array(paints)
+
+    def names(self, patches: Sequence[NDArray[np.float32]]) -> list[str | None]:
+        """Each patch's paint (its median colour's), or None."""
+        if not patches:
+            return []
+        lab = to_lab(np.concatenate(patches))
+        ends = np.cumsum([len(p) for p in patches])
+        found: list[str | None] = []
+        for part in np.split(lab, ends[:-1]):
+            if len(part) == 0:
+                found.append(None)
+                continue
+            distances = ((self._looks - np.median(part, axis=0)) ** 2).sum(axis=1)
+            nearest = int(np.argmin(distances))
+            close = distances[nearest] <= EDGE_REJECT_DELTA_E**2
+            found.append(PAINTS[int(self._paint[nearest])] if close else None)
+        return found
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """A space with a tile in it, named by its marker (decoded or found by a second look)."""
+
+    place: str
+    piece: PieceOnBoard
+    confidence: float
+
+    @property
+    def tile_id(self) -> str:
+        return self.piece.layout.key.rsplit("/", 1)[1]
+
+
+def _footprints(piece: PieceOnBoard, others: Sequence[PieceOnBoard]) -> list[Points]:
+    """Where the other tiles near this one lie, in this tile's millimetres, each outline grown
+    by a margin for how well it is placed."""
+    w, h = piece.layout.size
+    near = float(np.hypot(w, h)) + NEIGHBOUR_MARGIN_MM
+    found = []
+    for other in others:
+        if np.hypot(*np.subtract(other.centre, piece.centre)) > near:
+            continue
+        ow, oh = other.layout.size
+        grow = (ow + 2 * NEIGHBOUR_MARGIN_MM) / ow
+        corners = np.array(other.layout.outline.corners(), np.float64)
+        outline = (corners - (ow / 2, oh / 2)) * grow + (ow / 2, oh / 2)
+        found.append(piece.sighting.to_component(other.sighting.to_image(outline)))
+    return found
+
+
+def _clear(face: Rectified, covers: Sequence[Points]) -> NDArray[np.bool_]:
+    """Which pixels of the tile's face no other tile may lie over."""
+    clear = np.full(face.image.shape[:2], 255, np.uint8)
+    for outline in covers:
+        cv2.fillPoly(clear, [np.round(outline * face.ppm).astype(np.int32)], 0)
+    return clear > 0
+
+
+def _band_pixels(face: Rectified, band: Rect, clear: NDArray[np.bool_]) -> NDArray[np.uint8] | None:
+    """The band's pixels clear of other tiles; None when too few are left."""
+    ppm = face.ppm
+    x0, y0 = int(band.x * ppm), int(band.y * ppm)
+    x1, y1 = int(np.ceil((band.x + band.w) * ppm)), int(np.ceil((band.y + band.h) * ppm))
+    inside = clear[y0:y1, x0:x1]
+    if np.count_nonzero(inside) < MIN_BAND_SEEN * inside.size:
+        return None
+    return np.asarray(face.image[y0:y1, x0:x1][inside], np.uint8)
+
+
+def _beside(number: int, rotation: int, spaces: Collection[int]) -> set[Side]:
+    """The tile's own sides (tile in space ``number``, turned ``rotation`` quarter turns) that
+    face one of ``spaces``. Spaces run row by row, three to a row, two rows."""
+    row, col = divmod(number - 1, COLUMNS)
+    steps = {Side.N: (-1, 0), Side.E: (0, 1), Side.S: (1, 0), Side.W: (0, -1)}
+    facing = set()
+    for side in Side:
+        dr, dc = steps[Side((side + rotation) % 4)]
+        r, c = row + dr, col + dc
+        if 0 <= r < ROWS and 0 <= c < COLUMNS and r * COLUMNS + c + 1 in spaces:
+            facing.add(side)
+    return facing
+
+
 class ColorFieldReader:
     def __init__(self) -> None:
-        self.paints = ColourClassifier(subset(INKS, PAINTS), EDGE_REJECT_DELTA_E)
+        self.paints = EdgePaints()
         self.tiles = default_content().tiles
+        self.second_look = SecondLook("tile")
+
+    def _tile_in(self, ctx: BoardContext, number: int) -> _Placed | Read:
+        """The tile in a space, or the read of a space without one."""
+        place = f"space {number}"
+        region = ctx.board.layout.region(place)
+        if ctx.face.coverage(region.shape) < MIN_SEEN:
+            return Read(place, None, 0.0, f"{place}: outside the photo")
+        piece, problem = single_piece(ctx.pieces_in(region.shape, ("tile",)), place)
+        if problem:
+            return Read(place, None, 0.0, problem)
+        if piece is not None and placed_well(ctx, region.shape):
+            return _Placed(place, piece, CERTAIN)
+        if piece is not None:
+            return Read(place, None, 0.0, f"{place}: {UNPLACED}")
+        empty, confidence = is_empty(ctx, region.shape)
+        if empty:
+            return Read(place, None, confidence)
+        found = self.second_look.find(ctx, region.shape)
+        if found is not None and single_piece([found.piece], place)[1] is None:
+            return _Placed(place, found.piece, found.confidence)
+        return Read(place, None, 0.0, f"{place}: covered, or a tile whose marker cannot be read")
+
+    def _mismatch(
+        self,
+        ctx: BoardContext,
+        placed: _Placed,
+        others: Sequence[PieceOnBoard],
+        beside_unknown: Collection[Side],
+    ) -> str | None:
+        """Why the tile's edges do not bear out its marker, or None when they do. An edge beside
+        a space holding a tile that was not identified may lie under that tile: there it only
+        counts when it shows its own colour."""
+        piece = placed.piece
+        tile = self.tiles[placed.tile_id]
+        face = rectify(ctx.image, piece.sighting)
+        clear = _clear(face, _footprints(piece, others))
+        visible = {}
+        for side, band in _edge_bands(piece.layout.size[0]).items():
+            pixels = _band_pixels(face, band, clear)
+            if pixels is not None:
+                visible[side] = ctx.balance.apply(pixels, piece.centre)
+        names = self.paints.names(list(visible.values()))
+        confirmed = 0
+        for side, seen in zip(visible, names, strict=True):
+            printed = tile.edges[side].colour.value
+            if seen is None or (seen != printed and side in beside_unknown):
+                continue
+            if seen != printed:
+                return (
+                    f"{placed.place}: tile {placed.tile_id} edge {side.name} should be "
+                    f"{printed} but looks {seen}"
+                )
+            confirmed += 1
+        if confirmed < MIN_EDGES_CONFIRMED:
+            return f"{placed.place}: only {confirmed} of 4 edges of {placed.tile_id} visible"
+        return None
 
     def read(self, ctx: BoardContext) -> dict[str, Any]:
         layout = ctx.board.layout
+        found = [self._tile_in(ctx, n) for n in range(1, 7)]
+        tiles = [p for p in ctx.pieces if p.layout.kind == "tile"]
+        # Tiles found by a second look are not among the frame's pieces yet.
+        tiles += [
+            f.piece
+            for f in found
+            if isinstance(f, _Placed) and not any(f.piece is t for t in tiles)
+        ]
+        # Spaces that may hold a tile whose place on the board is not known.
+        unknown = {n for n, f in enumerate(found, 1) if isinstance(f, Read) and f.problem}
         spaces: list[dict[str, Any] | None] = []
-        for number in range(1, 7):
-            region = layout.region(f"space {number}")
-            place = f"space {number}"
-            if ctx.face.coverage(region.shape) < MIN_SEEN:
-                ctx.record(Read(place, None, 0.0, f"{place}: outside the photo"))
+        for number, entry in enumerate(found, 1):
+            if isinstance(entry, Read):
+                ctx.record(entry)
                 spaces.append(None)
                 continue
-            piece, problem = single_piece(ctx.pieces_in(region.shape, ("tile",)), place)
+            others = [t for t in tiles if t is not entry.piece]
+            beside = _beside(number, entry.piece.quarter_turns, unknown)
+            problem = self._mismatch(ctx, entry, others, beside)
             if problem:
-                ctx.record(Read(place, None, 0.0, problem))
+                ctx.record(Read(entry.place, entry.tile_id, 0.0, problem))
                 spaces.append(None)
                 continue
-            if piece is None:
-                empty, confidence = is_empty(ctx, region.shape)
-                if empty:
-                    ctx.record(Read(place, None, confidence))
-                else:
-                    ctx.record(
-                        Read(
-                            place,
-                            None,
-                            0.0,
-                            f"{place}: covered, or a tile whose marker cannot be read",
-                        )
-                    )
-                spaces.append(None)
-                continue
-            tile_id = piece.layout.key.rsplit("/", 1)[1]
-            tile = self.tiles[tile_id]
-            rotation = piece.quarter_turns
-            face = rectify(ctx.image, piece.sighting)
-            confirmed = 0
-            mismatch = None
-            for side, band in _edge_bands(piece.layout.size[0]).items():
-                seen = self.paints.classify(ctx.balance.apply(face.pixels(band), piece.centre))
-                printed = tile.edges[side].colour.value
-                if seen.name is None:
-                    continue
-                if seen.name != printed:
-                    mismatch = (
-                        f"{place}: tile {tile_id} edge {side.name} should be {printed} "
-                        f"but looks {seen.name}"
-                    )
-                    break
-                confirmed += 1
-            if mismatch or confirmed < MIN_EDGES_CONFIRMED:
-                problem = mismatch or f"{place}: only {confirmed} of 4 edges of {tile_id} visible"
-                ctx.record(Read(place, tile_id, 0.0, problem))
-                spaces.append(None)
-                continue
-            ctx.record(Read(place, {"tile": tile_id, "rotation": rotation}, CERTAIN))
+            tile = self.tiles[entry.tile_id]
+            rotation = entry.piece.quarter_turns
+            ctx.record(
+                Read(entry.place, {"tile": entry.tile_id, "rotation": rotation}, entry.confidence)
+            )
             spaces.append(
                 {
                     "edges": [[e.colour.value, e.multiplier] for e in tile.edges],
                     "rotation": rotation,
-                    "tile": tile_id,
+                    "tile": entry.tile_id,
                 }
             )
         canvas = {key: layout.content[key] for key in ("top", "bottom", "left", "right")}

@@ -1,16 +1,35 @@
 """Isle of Colors sheet: the pencil colour of every hex cell, or empty.
 
-Pencil and marker fills are uneven: strokes of varying pressure leave paper showing, and a
-neighbour's colour overshoots across the outline. Ink darkens the paper it lies on, so a stroke
-of pressure a shows paper + a * (ink - paper). Each pixel of a cell's inner part is therefore
-matched, in CIELAB, to the nearest stroke of any pressure of each pencil (not to the ink itself,
-which a light stroke never reaches), and the cell is named by the share of each colour: a clear
-majority colour, clearly bare paper, or a problem.
+A cell is hatched by hand: strokes of uneven pressure leave paper between them, and ink darkens
+the paper it lies on. Against the white of the paper around it, a pixel with ink of pressure
+``a`` keeps ``1 - a * d`` of the light in each channel, ``d`` being how much a full stroke of
+that pencil absorbs there. The sheet is read against that model, at 1 mm per pixel:
+
+1. **Where the cells are.** Markers that are small, blurred or partly hidden place the sheet only
+   roughly (several millimetres off at the far side), so the sheet is aligned on its own grid:
+   the photo's colour edges are matched, patch by patch, with the printed hexagons, and the
+   homography that the agreeing patches follow (RANSAC) moves every cell to where it shows.
+2. **The paper's white**, channel against channel, from the bare margin around the island. A
+   channel the sensor clips on bright paper is measured where the paper is darker (a vignetted
+   corner, a shadow); where it is clipped everywhere, only a bound is known and that channel
+   counts for less. How bright the paper is at each point (light gradient, vignetting,
+   shadows) is followed in 4 mm blocks wherever bare paper shows, and filled in between.
+3. **Each cell's fit.** For each pencil, the cell's pixels are fitted as paper, lit a little
+   brighter or darker than the paper around it (evenly, or in a ramp across the cell: a
+   shadow's edge), carrying ink of any pressure; clipped channels only bound the fit. The
+   pencil that explains the cell clearly best names it; hardly any ink is bare paper. Hatching
+   covers the whole cell, so ink on one side only is a problem, not a colour.
+4. **What lies over the sheet.** Hands and cups have pencil colours too, so they are found by
+   where they are: the bare margin shows only paper, and whatever of another hue lies there,
+   traced as the connected region of its colour, covers the cells it reaches (a hand over a
+   corner); a cup on the island is one smooth colour across several cells, where the printed
+   outlines between them do not show as they do between hatched cells.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import cv2
@@ -20,156 +39,712 @@ from numpy.typing import NDArray
 from companion.observation import ComponentRead as Read
 from vision.layout.geometry import Hexagon
 from vision.layout.inks import INKS
-from vision.scan.colours import to_lab
+from vision.layout.model import QUIET_MM, Layout
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import MIN_SEEN
+from vision.scan.rectify import rectify
+
+Floats = NDArray[np.float32]
+Mask = NDArray[np.bool_]
+Homography = NDArray[np.float64]
 
 PENCILS = ("green", "blue", "brown", "red")
+SHEET_PPM = 1.0  # the sheet is read at 1 mm per pixel (the scanner rectifies it so)
+COARSE_PPM = 0.5  # and first aligned at 2 mm
 INNER = 0.72  # the part of a cell read: its outline and a neighbour's overshoot stay outside
-STROKE_DELTA_E = 9.0  # a pixel further than this from every pencil's strokes is no pencil
-STROKE_SAMPLES = 41  # pressures sampled from paper to full ink
-LIGHTEST_STROKE = 0.22  # less ink than this along the line reads as paper
-FIRM_STROKE = 0.45  # this much ink or more is a firm stroke
-# Pixel labels: 0..3 a light stroke of each pencil, 4..7 a firm one, then paper, then neither.
-PAPER = 2 * 4
-OTHER = PAPER + 1
-CLASSES = OTHER + 1
-FILLED_SHARE = 0.22  # this much of one pencil colour makes a filled cell...
-DOMINANCE = 2.5  # ...when it is this many times the next colour
-EMPTY_MAX_PENCIL = 0.06  # a cell with less pencil than this, and mostly paper, is empty
-EMPTY_PAPER = 0.6
-LUT_BITS = 5  # 8 levels per lookup step: about 2 Delta E, well inside the threshold
+CLIPPED = 248.0  # a raw channel this bright may be the sensor's limit rather than the light
+# Alignment on the printed grid: patches of the sheet, how far each may be off (mm, a first and
+# a refining match), and how closely the patches that agree follow one homography (mm).
+PATCHES = (4, 3)
+PATCH_OVERLAP = 1.25  # each patch reaches this far into its neighbours
+GRID_SHOWN = 0.05  # a patch whose printed grid is fainter than this has no cell to align on
+MATCHED = 0.2  # correlation below which a patch's edges do not show its grid
+SEARCH_MM = (9.0, 3.0)
+AGREE_MM = (1.0, 0.6)
+LEAST_PATCHES = 6  # that agree
+MOST_CORRECTION_MM = 15.0  # beyond this, a match is not the sheet's own grid
+EDGE_BLUR_MM = 1.0
+EDGE_CAP = 4.0  # times the mean edge strength: an outline over the sheet must not dominate
+# The paper's white: each channel against the one clipped least, in bins of brightness; a bin
+# with no more than this share clipped gives the ratio. A ratio only bounded counts for less.
+LIGHT_BINS = 8
+MARGIN_STEP = 3  # every third margin pixel is plenty
+MOST_CLIPPED = 0.25
+BOUNDED_WEIGHT = 0.35
+BOUND_SLACK = 0.08  # log units: how far a bounded white may be off
+DARKEST_PAPER = 40.0
+BLOCK = 4  # px: the paper's brightness is followed in blocks this size
+NEUTRAL = 0.04  # log units: how far from the paper's hue a pixel may be and still be paper
+PAPER_PATCH_MM = 5.0  # bare paper shows at least this wide
+# The fit: pressure beyond full ink (overlapping strokes), how much brighter or darker than the
+# paper around a cell may be lit, and how firmly it is held to that paper unless it shows more.
+MOST_INK = 1.25
+DARKEST_CELL, BRIGHTEST_CELL = 0.3, 1.12
+PAPER_PRIOR, SLOPE_PRIOR = 0.01, 0.01
+INKED = 0.25  # a pixel with at least this pressure is inked
+# Decisions.
+FILLED_INK, FILLED_SHARE = 0.15, 0.25  # mean pressure and share of inked pixels of a filled cell
+EMPTY_INK, EMPTY_SHARE = 0.09, 0.08  # at most this much ink: bare paper
+CLEARLY_BEST = 1.5  # the best pencil's misfit must be this many times smaller than the next
+NOISE_FLOOR = 2e-4  # misfit every cell has from sensor noise
+WORST_FIT = 1.5e-2  # a cell fitting its best pencil worse than this is no pencil
+SHADED_CELL = 0.7  # a cell lit darker than this against its paper is shadowed beyond reading
+EVEN_INK = 0.4  # the least inked third of a filled cell has at least this share of the most
+# What lies over the sheet: another hue than the paper's on the margin, and the connected
+# region of that colour (hue and brightness, log units).
+FOREIGN_HUE = 0.06
+LEAST_BLOB = 30.0  # mm^2
+SAME_COLOUR = (0.08, 0.25)
+COVERED_SHARE = 0.03  # a cell this much under something is covered
+# A cup on the island: several adjacent cells of one colour whose outlines do not show.
+LINE_SAMPLES = 14  # along each edge
+LINE_SIDE_MM = 1.5
+NO_OUTLINE = 0.015  # log units: an outline fainter than this on most of its edges
+SMOOTH_GROUP = 3
 
 
-def _bgr(name: str) -> NDArray[np.float32]:
+def _bgr(name: str) -> Floats:
     r, g, b = INKS[name]
     return np.array([b, g, r], np.float32)
 
 
-@dataclass(frozen=True)
-class CellMap:
-    """For one sheet at one resolution: which cell's inner part each pixel belongs to (-1: none)."""
+PAPER = _bgr("paper")
+# How much of the light a full stroke of each pencil absorbs, per channel, on paper.
+ABSORB = np.stack([1.0 - _bgr(c) / PAPER for c in PENCILS])
 
-    index: NDArray[np.int32]
-    names: tuple[str, ...]
+
+@dataclass(frozen=True)
+class SheetMaps:
+    """What is fixed for one sheet at SHEET_PPM: where its cells lie, which of their pixels are
+    read, where bare paper is printed, and the printed grid to align on."""
+
+    shape: tuple[int, int]
     cells: tuple[tuple[int, int], ...]
-    centres: tuple[tuple[float, float], ...]
+    names: tuple[str, ...]
+    centres: NDArray[np.float64]  # C x 2 mm
+    neighbours: tuple[tuple[int, ...], ...]
+    spots: tuple[NDArray[np.intp], NDArray[np.intp]]  # inner pixels read (rows, columns)
+    owner: NDArray[np.intp]  # their cell
+    offsets: Floats  # N x 2: their place in the cell (cm from its centre)
+    whole: NDArray[np.int32]  # px -> the cell whose hexagon holds it, or -1
+    unprinted: Mask  # px where nothing but paper and the cells' outlines is printed
+    margin: Mask  # unprinted px off the island by more than a neighbour's overshoot
+    grid: Floats  # the printed hexagons' outlines, blurred
+    coarse_grid: Floats  # the same at COARSE_PPM
+    # Points along each cell's printed outline (px, C x 6 edges x samples x 2), and the same
+    # points moved off the line to either side.
+    outline: tuple[Floats, Floats, Floats]
+
+
+@dataclass(frozen=True)
+class PaperLight:
+    """The paper's white as the camera sees it, each channel against the one clipped least,
+    and how much each channel counts (less where clipping only bounds it)."""
+
+    white: Floats
+    weight: Floats
+
+
+@dataclass(frozen=True)
+class CellFit:
+    """Per pencil and cell (K x C): the mean pressure, the share of inked pixels, how the cell
+    is lit against the paper around it, the mean misfit, and how evenly the ink covers it (the
+    least inked third of the cell against the most inked one)."""
+
+    ink: Floats
+    inked: Floats
+    light: Floats
+    misfit: Floats
+    evenness: Floats
+
+
+def _hexagons(layout: Layout) -> list[tuple[tuple[int, int], Hexagon]]:
+    out = []
+    for region in layout.regions:
+        if region.role == "cell" and isinstance(region.shape, Hexagon):
+            row, col = (int(v) for v in region.name.split()[1].split(","))
+            out.append(((row, col), region.shape))
+    return out
+
+
+def _disc(mm: float) -> NDArray[np.uint8]:
+    size = max(1, round(mm * SHEET_PPM))
+    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)), np.uint8)
+
+
+def _outline_samples(hexagons: list[Hexagon]) -> tuple[Floats, Floats, Floats]:
+    """Points along each edge of every hexagon (clear of its corners), on the line and
+    LINE_SIDE_MM to either side of it, in pixels."""
+    along = np.linspace(0.15, 0.85, LINE_SAMPLES)[None, None, :, None]
+    corners = np.array([h.corners() for h in hexagons])  # C x 6 x 2
+    edge = np.roll(corners, -1, axis=1) - corners
+    normal = np.stack([-edge[..., 1], edge[..., 0]], axis=-1)
+    normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
+    on = corners[:, :, None, :] + along * edge[:, :, None, :]
+    side = LINE_SIDE_MM * normal[:, :, None, :]
+    scale = np.float32(SHEET_PPM)
+    return (
+        (on * scale).astype(np.float32),
+        ((on + side) * scale).astype(np.float32),
+        ((on - side) * scale).astype(np.float32),
+    )
+
+
+def sheet_maps(layout: Layout) -> SheetMaps:
+    hexagons = _hexagons(layout)
+    shape = (round(layout.size[1] * SHEET_PPM), round(layout.size[0] * SHEET_PPM))
+    inner = np.full(shape, -1, np.int32)
+    whole = np.full(shape, -1, np.int32)
+    grid = np.zeros(shape, np.float32)
+    shift = 4  # fractional bits of sub-pixel drawing
+    for i, (_, hexagon) in enumerate(hexagons):
+        corners = np.array(hexagon.corners())
+        centre = np.array([hexagon.cx, hexagon.cy])
+        part = centre + (corners - centre) * INNER
+        cv2.fillPoly(inner, [np.round(part * SHEET_PPM).astype(np.int32)], i)
+        cv2.fillPoly(whole, [np.round(corners * SHEET_PPM).astype(np.int32)], i)
+        points = np.round(corners * SHEET_PPM * (1 << shift)).astype(np.int32)
+        cv2.polylines(grid, [points], True, 1.0, 1, cv2.LINE_AA, shift)
+    centres = np.array([(h.cx, h.cy) for _, h in hexagons])
+    pitch = np.sqrt(3.0) * hexagons[0][1].r
+    apart = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    neighbours = tuple(
+        tuple(np.nonzero(np.abs(d - pitch) < 0.1 * pitch)[0].tolist()) for d in apart
+    )
+    ys, xs = np.nonzero(inner >= 0)
+    keep = (ys % 2 == 0) & (xs % 2 == 0)  # pixels 1 mm apart say much the same
+    ys, xs = ys[keep], xs[keep]
+    owner = inner[ys, xs].astype(np.intp)
+    offsets = np.stack([xs / SHEET_PPM - centres[owner, 0], ys / SHEET_PPM - centres[owner, 1]], 1)
+    unprinted = np.ones(shape, bool)
+    for marker in layout.markers:
+        ring = marker.rect.inset(-QUIET_MM - 2.0)
+        x0, y0 = max(0, int(ring.x * SHEET_PPM)), max(0, int(ring.y * SHEET_PPM))
+        x1, y1 = int((ring.x + ring.w) * SHEET_PPM) + 1, int((ring.y + ring.h) * SHEET_PPM) + 1
+        unprinted[y0:y1, x0:x1] = False
+    unprinted[-round(8 * SHEET_PPM) :] = False  # the label along the bottom edge
+    edge = round(3 * SHEET_PPM)
+    unprinted[:edge], unprinted[:, :edge], unprinted[:, -edge:] = False, False, False
+    island = cv2.dilate((whole >= 0).astype(np.uint8), _disc(6.0)) > 0
+    blurred = np.asarray(cv2.GaussianBlur(grid, (0, 0), EDGE_BLUR_MM * SHEET_PPM), np.float32)
+    return SheetMaps(
+        shape,
+        tuple(c for c, _ in hexagons),
+        tuple(f"cell ({r},{c})" for (r, c), _ in hexagons),
+        centres,
+        neighbours,
+        (ys, xs),
+        owner,
+        (offsets / 10.0).astype(np.float32),
+        whole,
+        unprinted,
+        unprinted & ~island,
+        blurred,
+        _coarse(blurred),
+        _outline_samples([h for _, h in hexagons]),
+    )
+
+
+def _coarse(image: Floats) -> Floats:
+    """``image`` at COARSE_PPM, each pixel the mean of those it covers."""
+    h, w = image.shape[:2]
+    size = (round(w * COARSE_PPM / SHEET_PPM), round(h * COARSE_PPM / SHEET_PPM))
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.float32)
+
+
+def _log_planes(image: Floats) -> list[Floats]:
+    return [np.asarray(plane, np.float32) for plane in cv2.split(cv2.log(np.maximum(image, 8.0)))]
+
+
+def _scaled(homography: Homography) -> Homography:
+    """A homography between the sheet's mm planes, as one between their pixels."""
+    scale = np.diag([SHEET_PPM, SHEET_PPM, 1.0])
+    return np.asarray(scale @ homography @ np.linalg.inv(scale), np.float64)
+
+
+def _colour_edges(image: Floats) -> Floats:
+    """Where the hue changes (blue and red against green, in log units: unchanged by shade):
+    the boundaries between cells of different pencils, and a hand's or a cup's outline, capped
+    so that it cannot outweigh them."""
+    blue, green, red = _log_planes(image)
+    strength = np.zeros(image.shape[:2], np.float32)
+    for hue in (blue - green, red - green):
+        smooth = cv2.GaussianBlur(hue, (0, 0), 0.5 * EDGE_BLUR_MM * SHEET_PPM)
+        gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+        strength += cv2.magnitude(gx, gy)
+    strength = np.minimum(strength, EDGE_CAP * strength.mean())
+    return np.asarray(cv2.GaussianBlur(strength, (0, 0), EDGE_BLUR_MM * SHEET_PPM), np.float32)
+
+
+def _offset(window: Floats, template: Floats, reach: int) -> tuple[float, float] | None:
+    """The shift (px) that best lays ``template`` over the middle of ``window`` (the template's
+    place with ``reach`` more on every side), to a fraction of a pixel; None when nothing in the
+    window resembles it."""
+    score = np.nan_to_num(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
+    y, x = (int(v) for v in np.unravel_index(int(np.argmax(score)), score.shape))
+    if score[y, x] < MATCHED:
+        return None
+
+    def vertex(before: float, at: float, after: float) -> float:
+        curve = before - 2 * at + after
+        return 0.5 * (before - after) / curve if curve < 0 else 0.0
+
+    dy = vertex(score[y - 1, x], score[y, x], score[y + 1, x]) if 0 < y < 2 * reach else 0.0
+    dx = vertex(score[y, x - 1], score[y, x], score[y, x + 1]) if 0 < x < 2 * reach else 0.0
+    return x - reach + dx, y - reach + dy
+
+
+def _patch_matches(
+    edges: Floats, grid: Floats, reach_mm: float, ppm: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each patch's centre on the printed sheet, and where its grid shows in the photo (mm);
+    ``edges`` and ``grid`` are at ``ppm``."""
+    h, w = edges.shape
+    nx, ny = PATCHES
+    pw, ph = int(PATCH_OVERLAP * w / nx), int(PATCH_OVERLAP * h / ny)
+    reach = round(reach_mm * ppm)
+    padded = np.asarray(
+        cv2.copyMakeBorder(edges, reach, reach, reach, reach, cv2.BORDER_REPLICATE), np.float32
+    )
+    sources, targets = [], []
+    for j in range(ny):
+        for i in range(nx):
+            x0 = int(np.clip((i + 0.5) * w / nx - pw / 2, 0, w - pw))
+            y0 = int(np.clip((j + 0.5) * h / ny - ph / 2, 0, h - ph))
+            template = grid[y0 : y0 + ph, x0 : x0 + pw]
+            if template.max() < GRID_SHOWN:
+                continue  # no cell there to align on
+            window = padded[y0 : y0 + ph + 2 * reach, x0 : x0 + pw + 2 * reach]
+            found = _offset(window, template, reach)
+            if found is None:
+                continue
+            dx, dy = found
+            sources.append((x0 + pw / 2, y0 + ph / 2))
+            targets.append((x0 + pw / 2 + dx, y0 + ph / 2 + dy))
+    return np.array(sources) / ppm, np.array(targets) / ppm
+
+
+def _moved(homography: Homography, points: NDArray[np.float64]) -> float:
+    """How far ``homography`` moves the furthest moved of ``points``."""
+    return float(np.abs(cv2.perspectiveTransform(points[None], homography)[0] - points).max())
+
+
+def grid_alignment(image: Floats, maps: SheetMaps) -> Homography | None:
+    """Where the sheet's cells really lie in the face: the homography from the printed sheet's
+    mm to the face's (None when too few patches agree on one). A first match at 2 mm reaches
+    far; a second at 1 mm, starting from where the first placed the grid, refines it."""
+    edges = _colour_edges(image)
+    h, w = edges.shape
+    total = np.eye(3)
+    for reach, agree in zip(SEARCH_MM, AGREE_MM, strict=True):
+        if reach == SEARCH_MM[0]:
+            sources, targets = _patch_matches(_coarse(edges), maps.coarse_grid, reach, COARSE_PPM)
+        else:
+            grid = np.asarray(cv2.warpPerspective(maps.grid, _scaled(total), (w, h)), np.float32)
+            sources, targets = _patch_matches(edges, grid, reach, SHEET_PPM)
+        if len(sources) < LEAST_PATCHES:
+            return None
+        found, inliers = cv2.findHomography(sources, targets, cv2.RANSAC, agree)
+        if found is None or int(inliers.sum()) < max(LEAST_PATCHES, len(sources) // 2):
+            return None
+        total = np.asarray(found, np.float64) @ total
+    return total if _moved(total, maps.centres) <= MOST_CORRECTION_MM else None
+
+
+def _warped(image: Floats, correction: Homography) -> Floats:
+    """``image`` resampled so that the sheet's cells sit where the printed sheet has them."""
+    h, w = image.shape[:2]
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    return np.asarray(
+        cv2.warpPerspective(
+            image, _scaled(correction), (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE
+        ),
+        np.float32,
+    )
+
+
+def _ratio(
+    values: Floats, level: Floats, clipped: Mask, channel: int, reference: int, among: Mask
+) -> tuple[float | None, float | None]:
+    """log(channel / reference) of the paper, and a lower bound where clipping hides it.
+
+    Pixels are binned by the brightness around them (``level``, not their own: a pixel's noise
+    would pick those that read too bright into the brightest bin). In a bin where few pixels
+    are clipped in ``channel``, the median over all of them (clipped ones counting as brighter
+    than any) is unbiased; the brightest such bin is the paper's (a hand or a cup is darker).
+    Where every bin is clipped, only a lower bound is known.
+    """
+    usable = among & (values[:, reference] > DARKEST_PAPER) & ~clipped[:, reference]
+    base, other, over = values[usable, reference], values[usable, channel], clipped[usable, channel]
+    if len(base) < 4 * LIGHT_BINS:
+        return None, None
+    ratio = np.log(np.maximum(other, 1.0) / base)
+    around = level[usable]
+    edges = np.percentile(around, np.linspace(0.0, 100.0, LIGHT_BINS + 1))
+    bins = [(around >= lo) & (around <= hi) for lo, hi in pairwise(edges)]
+    bins = [inside for inside in bins if inside.sum() >= 4]
+    for inside in reversed(bins):  # the brightest first
+        if over[inside].mean() <= MOST_CLIPPED:
+            return float(np.median(np.where(over[inside], np.inf, ratio[inside]))), None
+    floors = [np.median(np.where(over[i], np.log(CLIPPED / base[i]), ratio[i])) for i in bins]
+    return None, (float(max(floors)) if floors else None)
+
+
+def paper_light(image: Floats, clipped: Mask, margin: Mask) -> PaperLight | None:
+    """The paper's white from the bare margin (None when no paper there is below the sensor's
+    limit in any channel)."""
+    values, over = image[margin][::MARGIN_STEP], clipped[margin][::MARGIN_STEP]
+    if len(values) == 0:
+        return None
+    reference, first, second = (int(c) for c in np.argsort(over.mean(axis=0), kind="stable"))
+    level = np.asarray(cv2.blur(image[:, :, reference], (3, 3)), np.float32)[margin][::MARGIN_STEP]
+    white = np.ones(3, np.float32)
+    weight = np.ones(3, np.float32)
+    everywhere = np.ones(len(values), bool)
+    ratio, bound = _ratio(values, level, over, first, reference, everywhere)
+    # The last channel among the pixels that match the first in hue (a hand is warmer than
+    # paper, whatever its brightness), when the first is measured.
+    among = everywhere
+    if ratio is not None:
+        hue = np.log(np.maximum(values[:, first], 1.0) / np.maximum(values[:, reference], 1.0))
+        among = np.abs(hue - ratio) < 2 * NEUTRAL
+    elif bound is not None:
+        ratio, weight[first] = bound, BOUNDED_WEIGHT
+    else:
+        return None
+    other, bound = _ratio(values, level, over, second, reference, among)
+    if other is None:
+        if bound is None:
+            return None
+        other, weight[second] = bound, BOUNDED_WEIGHT
+    white[first], white[second] = np.exp(ratio), np.exp(other)
+    return PaperLight(white, weight)
+
+
+def _blocks(values: NDArray[Any]) -> NDArray[Any]:
+    """``values`` cut into BLOCK x BLOCK blocks: rows x columns x pixels."""
+    rows, cols = values.shape[0] // BLOCK, values.shape[1] // BLOCK
+    cut = values[: rows * BLOCK, : cols * BLOCK]
+    return cut.reshape(rows, BLOCK, cols, BLOCK).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+
+
+def paper_map(
+    image: Floats, clipped: Mask, seen: Mask, light: PaperLight, unprinted: Mask
+) -> Floats | None:
+    """The paper's white at every pixel (BGR, beyond 255 where the sensor clips): its brightness
+    followed block by block wherever bare paper shows, filled in between (None when no bare
+    paper shows anywhere)."""
+    h, w = image.shape[:2]
+    planes = [image[:, :, c] / light.white[c] for c in range(3)]
+    usable = [~clipped[:, :, c] & (light.weight[c] >= 1.0) for c in range(3)]
+    measured = usable[0].astype(np.float32) + usable[1] + usable[2]
+    level = np.asarray(
+        sum(np.where(u, p, 0.0) for u, p in zip(usable, planes, strict=True)), np.float32
+    )
+    level /= np.maximum(measured, 1.0)
+    # Paper: one brightness in every channel measured; bright enough in the clipped ones; about
+    # as bright in a channel whose white is only bounded (that bound is seldom far off).
+    paper = (measured > 0) & seen & unprinted
+    for c, plane in enumerate(planes):
+        spread = NEUTRAL + (BOUND_SLACK if light.weight[c] < 1.0 else 0.0)
+        ratio = plane / np.maximum(level, 1e-3)
+        alike = (ratio > np.exp(-spread)) & (ratio < np.exp(spread))
+        paper &= np.where(clipped[:, :, c], level * light.white[c] >= 0.97 * CLIPPED, alike)
+    # Bare paper shows in patches (an empty cell, the margin); two inks blurred together at a
+    # cell's edge can look grey too, but only along a thin line.
+    paper = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_OPEN, _disc(PAPER_PATCH_MM)) > 0
+    size = BLOCK * BLOCK
+    count = _blocks(paper).sum(axis=2)
+    if not (count >= size // 4).any():
+        return None
+    # The upper part of the paper in a block: grid lines and noise pull the rest down.
+    ordered = np.sort(np.where(_blocks(paper), _blocks(level), -1.0), axis=2)
+    at = np.clip(size - count + ((count - 1) * 0.8).astype(int), 0, size - 1)
+    known = (count >= size // 4).astype(np.float32)
+    brightness = np.where(
+        known > 0, np.take_along_axis(ordered, at[..., None], axis=2)[..., 0], 0.0
+    )
+    brightness = brightness.astype(np.float32)
+    filled, have = brightness.copy(), known.copy()
+    for sigma in (1.0, 2.0, 4.0, 8.0, 16.0):
+        total = cv2.GaussianBlur(brightness * known, (0, 0), sigma)
+        weight = cv2.GaussianBlur(known, (0, 0), sigma)
+        gap = (have == 0) & (weight > 1e-3)
+        filled[gap] = total[gap] / weight[gap]
+        have[gap] = 1.0
+    filled[have == 0] = float(np.median(brightness[known > 0]))
+    rows, cols = filled.shape
+    full = cv2.resize(filled, (cols * BLOCK, rows * BLOCK), interpolation=cv2.INTER_LINEAR)
+    full = cv2.copyMakeBorder(full, 0, h - rows * BLOCK, 0, w - cols * BLOCK, cv2.BORDER_REPLICATE)
+    return np.asarray(full[:, :, None] * light.white[None, None, :], np.float32)
+
+
+def fit_cells(
+    pixels: Floats,
+    clipped: Mask,
+    white: Floats,
+    owner: NDArray[np.intp],
+    offsets: Floats,
+    count: int,
+    weight: Floats,
+) -> CellFit:
+    """Every cell's fit by every pencil.
+
+    Pixel p of a cell is ``beta_p * W_p - lam_p * W_p * d``: the paper's white W_p, lit brighter
+    or darker by beta_p (a plane across the cell: a shadow's soft edge), less the ink lam_p of
+    the pencil d. With lam_p eliminated per pixel, beta's plane is a small least squares problem
+    per cell, held to 1 (the paper around) unless the cell shows otherwise. Clipped channels
+    take no part, and count against a fit that predicts them darker.
+    """
+    w = np.where(clipped, 0.0, 1.0).astype(np.float32) * weight[None, :]
+    basis = np.concatenate([np.ones((len(pixels), 1), np.float32), offsets], axis=1)
+    ww_c = w * white * white
+    wo_c = w * white * pixels
+    ww, wow = ww_c.sum(axis=1), wo_c.sum(axis=1)
+    # Per pixel and pencil (N x K), with v = W * d: v.v, v.W and v.o over the measured channels.
+    vv = ww_c @ (ABSORB * ABSORB).T
+    vw = ww_c @ ABSORB.T
+    vo = wo_c @ ABSORB.T
+    some = vv > 1e-9
+    vv_safe = np.where(some, vv, 1.0)
+    # What is left of the pixel, and of the white, once the ink's direction is taken out.
+    num = np.where(some, wow[:, None] - vo * vw / vv_safe, 0.0)
+    den = np.where(some, ww[:, None] - vw * vw / vv_safe, 0.0)
+    held = np.bincount(owner, (white * white).sum(axis=1), count)
+    kinds = len(ABSORB)
+    normal = np.zeros((kinds, count, 3, 3))
+    rhs = np.zeros((kinds, count, 3))
+    for k in range(kinds):
+        for i in range(3):
+            rhs[k, :, i] = np.bincount(owner, basis[:, i] * num[:, k], count)
+            for j in range(i, 3):
+                products = basis[:, i] * basis[:, j] * den[:, k]
+                normal[k, :, i, j] = normal[k, :, j, i] = np.bincount(owner, products, count)
+    normal[:, :, 0, 0] += PAPER_PRIOR * held
+    rhs[:, :, 0] += PAPER_PRIOR * held
+    normal[:, :, 1, 1] += SLOPE_PRIOR * held
+    normal[:, :, 2, 2] += SLOPE_PRIOR * held
+    plane = np.linalg.solve(normal + 1e-9 * np.eye(3), rhs[..., None])[..., 0]  # K x C x 3
+    beta = np.clip(np.einsum("nj,knj->nk", basis, plane[:, owner]), DARKEST_CELL, BRIGHTEST_CELL)
+    # Noise scatters a bare cell's ink both ways: its mean is taken before the negative ink,
+    # which the fit itself cannot use, is cut off.
+    signed = np.minimum(np.where(some, (beta * vw - vo) / vv_safe, 0.0), MOST_INK * beta)
+    lam = np.maximum(signed, 0.0)
+    lit = beta[:, :, None] * white[:, None, :]  # N x K x 3
+    predicted = lit - lam[:, :, None] * white[:, None, :] * ABSORB[None, :, :]
+    error = np.where(
+        clipped[:, None, :], np.minimum(0.0, predicted - CLIPPED), pixels[:, None, :] - predicted
+    )
+    relative = error * weight[None, None, :] / np.maximum(lit, 1.0)
+    inked = (lam / beta >= INKED).astype(np.float32)
+    n = np.maximum(np.bincount(owner, minlength=count), 1)
+
+    def mean(values: NDArray[Any]) -> Floats:
+        return np.asarray(
+            np.stack([np.bincount(owner, values[:, k], count) for k in range(kinds)]) / n,
+            np.float32,
+        )
+
+    # Hatching covers the whole cell; the edge of a hand or a cup across it leaves a side bare.
+    third = (np.floor((np.arctan2(offsets[:, 1], offsets[:, 0]) + np.pi) * 1.5 / np.pi) % 3).astype(
+        np.intp
+    )
+    slot = owner * 3 + third
+    size = np.maximum(np.bincount(slot, minlength=3 * count), 1).reshape(count, 3)
+    shares = np.stack(
+        [np.bincount(slot, inked[:, k], 3 * count).reshape(count, 3) / size for k in range(kinds)]
+    )
+    evenness = shares.min(axis=2) / np.maximum(shares.max(axis=2), 1e-6)
+    return CellFit(
+        mean(signed / beta),
+        mean(inked),
+        mean(beta),
+        mean((relative * relative).sum(axis=2)),
+        evenness.astype(np.float32),
+    )
+
+
+def covering(image: Floats, clipped: Mask, white: Floats, seen: Mask, maps: SheetMaps) -> Mask:
+    """Where something lying over the sheet reaches its bare margin (a hand over a corner, a cup
+    at the edge).
+
+    The margin shows nothing but paper, so a hue there that is not the paper's is something
+    over the sheet; the connected region of that colour (hue and brightness), whatever cells it
+    crosses, is the thing itself: a hand or a cup is one colour, shaded a little. Hue is read
+    only in channels measured outright.
+    """
+    blue, green, red = _log_planes(image / white * 255.0)
+    hues = (blue - green, red - green)
+    measured = (~clipped[:, :, 0] & ~clipped[:, :, 1], ~clipped[:, :, 2] & ~clipped[:, :, 1])
+    odd = np.zeros(image.shape[:2], bool)
+    for hue, ok in zip(hues, measured, strict=True):
+        odd |= ok & (np.abs(hue) > FOREIGN_HUE)
+    seeds = (maps.margin & seen & odd).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(seeds, connectivity=8)
+    covered = np.zeros(seeds.shape, bool)
+    for label in range(1, count):
+        if stats[label, cv2.CC_STAT_AREA] < LEAST_BLOB * SHEET_PPM * SHEET_PPM:
+            continue
+        part = labels == label
+        alike = odd & (np.abs(green - np.median(green[part])) < SAME_COLOUR[1])
+        for hue, ok in zip(hues, measured, strict=True):
+            if ok[part].all():  # this hue is measured all over the seed
+                alike &= np.abs(hue - np.median(hue[part])) < SAME_COLOUR[0]
+        _, regions = cv2.connectedComponents((alike | part).astype(np.uint8), connectivity=8)
+        covered |= np.isin(regions, np.unique(regions[part]))
+    return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
+
+def outline_contrast(image: Floats, maps: SheetMaps) -> Floats:
+    """Per cell, how much its printed outline shows (log units): the median over its six edges
+    of how far the line differs from either side of it (a darker line or a bare seam alike)."""
+    shade = np.asarray(cv2.transform(image, np.full((1, 3), 1.0 / 3.0, np.float32)), np.float32)
+
+    def sample(points: Floats) -> Floats:
+        flat = points.reshape(-1, 1, 2)
+        values = cv2.remap(
+            shade, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        return np.log(np.maximum(values.reshape(points.shape[:-1]), 1.0))
+
+    on, left, right = (sample(points) for points in maps.outline)
+    step = np.abs((0.5 * (left + right) - on).mean(axis=2))  # C x 6
+    return np.asarray(np.median(step, axis=1), np.float32)
+
+
+def smooth_blobs(image: Floats, maps: SheetMaps, reads: list[Read]) -> Mask:
+    """Cells under a cup on the island: SMOOTH_GROUP or more adjacent cells read as one pencil,
+    none showing its printed outline, and the cells of that colour around them (the cup's
+    rim)."""
+    contrast = outline_contrast(image, maps)
+    plain = np.array([read.value is not None for read in reads]) & (contrast < NO_OUTLINE)
+    inside = np.zeros(len(reads), bool)
+    done = np.zeros(len(reads), bool)
+    for start in np.nonzero(plain)[0]:
+        if done[start]:
+            continue
+        group, todo = [], [int(start)]
+        done[start] = True
+        while todo:
+            k = todo.pop()
+            group.append(k)
+            for n in maps.neighbours[k]:
+                if plain[n] and not done[n] and reads[n].value == reads[k].value:
+                    done[n] = True
+                    todo.append(n)
+        if len(group) >= SMOOTH_GROUP:
+            colour = reads[group[0]].value
+            rim = [n for k in group for n in maps.neighbours[k] if reads[n].value == colour]
+            inside[group + rim] = True
+    return inside
+
+
+def judge(place: str, fit: CellFit, k: int) -> Read:
+    """One cell's reading from its fit: a pencil, bare paper, or a problem."""
+    misfit = fit.misfit[:, k]
+    best, runner = (int(i) for i in np.argsort(misfit)[:2])
+    pencil = PENCILS[best]
+    ink, inked = float(fit.ink[best, k]), float(fit.inked[best, k])
+    margin = float((misfit[runner] + NOISE_FLOOR) / (misfit[best] + NOISE_FLOOR))
+    if fit.light[best, k] < SHADED_CELL:
+        return Read(place, None, 0.0, f"{place}: in deep shadow or covered")
+    if ink <= EMPTY_INK and inked <= EMPTY_SHARE:
+        return Read(place, None, round(min(0.99, 1.0 - 5.0 * ink), 3))
+    if ink < FILLED_INK or inked < FILLED_SHARE:
+        return Read(place, None, 0.0, f"{place}: unclear, faint {pencil} ({inked:.0%} inked)")
+    if fit.evenness[best, k] < EVEN_INK:
+        return Read(place, None, 0.0, f"{place}: covered, or coloured only in part")
+    if misfit[best] > WORST_FIT:
+        return Read(place, None, 0.0, f"{place}: covered, or no pencil ({pencil} fits poorly)")
+    if margin < CLEARLY_BEST:
+        return Read(place, None, 0.0, f"{place}: ambiguous {pencil}/{PENCILS[runner]}")
+    return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * CLEARLY_BEST / margin), 3))
 
 
 class IsleReader:
     def __init__(self) -> None:
-        self.paper = _bgr("paper")
-        self.inks = np.stack([_bgr(c) for c in PENCILS])  # K x 3
-        self._maps: dict[tuple[str, float, tuple[int, int]], CellMap] = {}
-        self._lut: NDArray[np.int8] | None = None
+        self._maps: dict[str, SheetMaps] = {}
 
-    def lookup(self) -> NDArray[np.int8]:
-        """Every colour, quantised to LUT_BITS per channel, classified once (on first use): a
-        frame's pixels are then labelled by lookup."""
-        if self._lut is None:
-            levels = (np.arange(1 << LUT_BITS, dtype=np.float32) + 0.5) * (256 >> LUT_BITS)
-            grid = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), axis=-1)
-            labels = self.classify(grid.reshape(-1, 3)).astype(np.int8)
-            self._lut = labels.reshape((1 << LUT_BITS,) * 3)
-        return self._lut
+    def prepare(self, layouts: list[Layout]) -> None:
+        """Build every sheet's maps now rather than on first sight."""
+        for layout in layouts:
+            self.maps(layout)
 
-    def _cell_map(self, ctx: BoardContext) -> CellMap:
-        layout, face = ctx.board.layout, ctx.face
-        key = (layout.key, face.ppm, (face.image.shape[0], face.image.shape[1]))
-        if key not in self._maps:
-            index = np.full(face.image.shape[:2], -1, np.int32)
-            names: list[str] = []
-            cells: list[tuple[int, int]] = []
-            centres: list[tuple[float, float]] = []
-            for region in layout.regions:
-                if region.role != "cell" or not isinstance(region.shape, Hexagon):
-                    continue
-                hexagon = region.shape
-                corners = [
-                    (hexagon.cx + (x - hexagon.cx) * INNER, hexagon.cy + (y - hexagon.cy) * INNER)
-                    for x, y in hexagon.corners()
-                ]
-                polygon = np.round(np.array(corners) * face.ppm).astype(np.int32)
-                cv2.fillPoly(index, [polygon], len(names))
-                row, col = (int(v) for v in region.name.split()[1].split(","))
-                names.append(f"cell ({row},{col})")
-                cells.append((row, col))
-                centres.append((hexagon.cx, hexagon.cy))
-            self._maps[key] = CellMap(index, tuple(names), tuple(cells), tuple(centres))
-        return self._maps[key]
-
-    def classify(self, pixels: NDArray[np.float32]) -> NDArray[np.int64]:
-        """Per pixel: the pencil whose stroke it matches (light, firm), paper, or neither.
-
-        Each pencil's strokes of every pressure are sampled along paper -> ink (the blend is
-        made where ink is laid down, in sRGB) and compared in CIELAB: a pixel belongs to the
-        pencil with the nearest sample, if that is within the reject threshold in Delta E.
-        """
-        alphas = np.linspace(0.0, 1.0, STROKE_SAMPLES, dtype=np.float32)
-        strokes = self.paper + alphas[None, :, None] * (self.inks - self.paper)[:, None, :]
-        stroke_lab = to_lab(strokes.reshape(-1, 3)).reshape(len(PENCILS), STROKE_SAMPLES, 3)
-        lab = to_lab(pixels)
-        distance = np.sqrt(((lab[:, None, None, :] - stroke_lab[None]) ** 2).sum(axis=3))
-        nearest = distance.argmin(axis=2)  # N x K: the best pressure per pencil
-        off = np.take_along_axis(distance, nearest[:, :, None], axis=2)[:, :, 0]
-        best = off.argmin(axis=1)
-        rows = np.arange(len(pixels))
-        along = alphas[nearest[rows, best]]
-        close = off[rows, best] <= STROKE_DELTA_E
-        inked = close & (along >= LIGHTEST_STROKE)
-        paper = close & (along < LIGHTEST_STROKE)
-        labels = np.full(len(pixels), OTHER, np.int64)
-        labels[paper] = PAPER
-        labels[inked] = best[inked]
-        # A firm stroke says more about its colour than a light one: near the paper end the
-        # pencils' strokes all look alike.
-        firm = inked & (along >= FIRM_STROKE)
-        labels[firm] = best[firm] + len(PENCILS)
-        return labels
+    def maps(self, layout: Layout) -> SheetMaps:
+        if layout.key not in self._maps:
+            self._maps[layout.key] = sheet_maps(layout)
+        return self._maps[layout.key]
 
     def read(self, ctx: BoardContext) -> dict[str, Any]:
-        cell_map = self._cell_map(ctx)
-        inside = cell_map.index >= 0
-        if ctx.face.seen_mask is not None:
-            inside &= ctx.face.seen_mask
-        owner = cell_map.index[inside]
-        gains = np.stack([ctx.balance.gains_at(x, y) for x, y in cell_map.centres])
-        raw = ctx.face.image[inside]
-        base = (
-            ctx.balance.correction.apply_bgr(raw)
-            if ctx.balance.correction
-            else raw.astype(np.float32)
-        )
-        pixels = np.clip(base * gains[owner], 0, 255)
-        q = (pixels.astype(np.int32) >> (8 - LUT_BITS)).T
-        labels = self.lookup()[q[0], q[1], q[2]].astype(np.int64)
-        classes = CLASSES
-        counts = np.bincount(owner * classes + labels, minlength=len(cell_map.names) * classes)
-        counts = counts.reshape(len(cell_map.names), classes)
-        full = np.bincount(cell_map.index[cell_map.index >= 0], minlength=len(cell_map.names))
+        layout = ctx.board.layout
+        maps = self.maps(layout)
         cells: list[list[Any]] = []
-        for k, place in enumerate(cell_map.names):
-            total = int(counts[k].sum())
-            if total < MIN_SEEN * full[k]:
-                ctx.record(Read(place, None, 0.0, f"{place}: outside the photo"))
-                continue
-            firm = {c: counts[k, len(PENCILS) + i] / total for i, c in enumerate(PENCILS)}
-            shares = {c: counts[k, i] / total + firm[c] for i, c in enumerate(PENCILS)}
-            paper = counts[k, PAPER] / total
-            ranked = sorted(PENCILS, key=lambda c: -shares[c])
-            first, second = shares[ranked[0]], shares[ranked[1]]
-            firm_first, firm_second = firm[ranked[0]], max(firm[c] for c in ranked[1:])
-            row, col = cell_map.cells[k]
-            if first >= FILLED_SHARE and firm_first > 0 and firm_first >= DOMINANCE * firm_second:
-                confidence = min(0.99, 0.5 + first) * (1.0 - firm_second / firm_first)
-                ctx.record(Read(place, ranked[0], confidence))
-                cells.append([row, col, ranked[0]])
-            elif first <= EMPTY_MAX_PENCIL and paper >= EMPTY_PAPER:
-                ctx.record(Read(place, None, min(0.99, paper)))
-            elif first >= FILLED_SHARE:
-                problem = f"{place}: ambiguous {ranked[0]}/{ranked[1]} ({first:.0%}/{second:.0%})"
-                ctx.record(Read(place, None, 0.0, problem))
-            else:
-                problem = f"{place}: unclear, {first:.0%} {ranked[0]} and {paper:.0%} paper"
-                ctx.record(Read(place, None, 0.0, problem))
-        return {"game": "isle", "island": ctx.board.layout.content["island"], "cells": cells}
+        result = {"game": "isle", "island": layout.content["island"], "cells": cells}
+        face = ctx.face
+        if face.ppm != SHEET_PPM or face.image.shape[:2] != maps.shape:
+            face = rectify(ctx.image, ctx.board, SHEET_PPM)
+        image = face.image.astype(np.float32)
+        clipped = (face.image >= CLIPPED).astype(np.float32)
+        seen = (
+            np.ones(maps.shape, np.float32)
+            if face.seen_mask is None
+            else face.seen_mask.astype(np.float32)
+        )
+        correction = grid_alignment(image, maps)
+        if correction is None and len(ctx.board.marker_ids) < 3:
+            # Too few markers to trust where they put the sheet, and its grid cannot confirm it.
+            for place in maps.names:
+                ctx.record(Read(place, None, 0.0, f"{place}: the sheet's grid cannot be lined up"))
+            return result
+        if correction is not None:
+            image, clipped = _warped(image, correction), _warped(clipped, correction)
+            if face.seen_mask is not None:
+                seen = _warped(seen, correction)
+        if ctx.balance.correction is not None:
+            image = ctx.balance.correction.apply_bgr(image.reshape(-1, 3)).reshape(image.shape)
+        for cell, read in zip(
+            maps.cells, self._cells(maps, image, clipped > 0, seen > 0.999), strict=True
+        ):
+            ctx.record(read)
+            if read.value is not None:
+                cells.append([*cell, read.value])
+        return result
+
+    def _cells(self, maps: SheetMaps, image: Floats, clipped: Mask, seen: Mask) -> list[Read]:
+        light = paper_light(image, clipped, maps.margin & seen)
+        white = None if light is None else paper_map(image, clipped, seen, light, maps.unprinted)
+        if light is None or white is None:
+            return [
+                Read(p, None, 0.0, f"{p}: overexposed (no paper to measure)") for p in maps.names
+            ]
+        count = len(maps.names)
+        whole = maps.whole >= 0
+        over = covering(image, clipped, white, seen, maps)[whole]
+        area = np.maximum(np.bincount(maps.whole[whole], minlength=count), 1)
+        cover = np.bincount(maps.whole[whole], over, count) / area
+        ys, xs = maps.spots
+        shown = seen[ys, xs]
+        ys, xs, owner = ys[shown], xs[shown], maps.owner[shown]
+        fit = fit_cells(
+            image[ys, xs],
+            clipped[ys, xs],
+            white[ys, xs],
+            owner,
+            maps.offsets[shown],
+            count,
+            light.weight,
+        )
+        visible = np.bincount(owner, minlength=count) >= MIN_SEEN * np.bincount(
+            maps.owner, minlength=count
+        )
+        reads = [judge(place, fit, k) for k, place in enumerate(maps.names)]
+        under = smooth_blobs(image, maps, reads) | (cover >= COVERED_SHARE)
+        return [
+            Read(place, None, 0.0, f"{place}: outside the photo")
+            if not visible[k]
+            else Read(place, None, 0.0, f"{place}: covered")
+            if under[k]
+            else reads[k]
+            for k, place in enumerate(maps.names)
+        ]

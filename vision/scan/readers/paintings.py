@@ -8,6 +8,7 @@ from companion.content.paintings import default_content
 from companion.observation import ComponentRead as Read
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import CERTAIN, MIN_SEEN, single_piece
+from vision.scan.readers.second_look import UNPLACED, SecondLook, placed_well
 
 PLACES = ("card bottom", "card middle", "card top")
 
@@ -15,27 +16,45 @@ PLACES = ("card bottom", "card middle", "card top")
 class PaintingsReader:
     def __init__(self) -> None:
         self.cards = default_content().cards
+        self.second_look = SecondLook("art-card")
+
+    def _card(self, ctx: BoardContext, place: str, name: str) -> tuple[str, float] | None:
+        """The card on a place and how sure the read is, or None with the problem recorded."""
+        region = ctx.board.layout.region(place)
+        if ctx.face.coverage(region.shape) < MIN_SEEN:
+            ctx.record(Read(name, None, 0.0, f"{name}: outside the photo"))
+            return None
+        piece, problem = single_piece(ctx.pieces_in(region.shape, ("art-card",)), name)
+        if problem:
+            ctx.record(Read(name, None, 0.0, problem))
+            return None
+        if piece is not None and not placed_well(ctx, region.shape):
+            ctx.record(Read(name, None, 0.0, f"{name}: {UNPLACED}"))
+            return None
+        if piece is not None:
+            return str(piece.layout.content["card"]), CERTAIN
+        found = self.second_look.find(ctx, region.shape)
+        if found is None:
+            ctx.record(Read(name, None, 0.0, f"{name}: no card"))
+            return None
+        _, problem = single_piece([found.piece], name)
+        if problem:
+            ctx.record(Read(name, None, 0.0, problem))
+            return None
+        return str(found.piece.layout.content["card"]), found.confidence
 
     def read(self, ctx: BoardContext) -> list[dict[str, Any]]:
         """The painting's three cards, each inline with its catalogue id, as far as read."""
         cards = []
         number = ctx.board.layout.content["painting"]
         for place in PLACES:
-            region = ctx.board.layout.region(place)
             name = f"painting {number} {place}"
-            if ctx.face.coverage(region.shape) < MIN_SEEN:
-                ctx.record(Read(name, None, 0.0, f"{name}: outside the photo"))
+            read = self._card(ctx, place, name)
+            if read is None:
                 continue
-            piece, problem = single_piece(ctx.pieces_in(region.shape, ("art-card",)), name)
-            if problem:
-                ctx.record(Read(name, None, 0.0, problem))
-                continue
-            if piece is None:
-                ctx.record(Read(name, None, 0.0, f"{name}: no card"))
-                continue
-            card_id = str(piece.layout.content["card"])
+            card_id, confidence = read
+            ctx.record(Read(name, card_id, confidence))
             card = self.cards[card_id]
-            ctx.record(Read(name, card_id, CERTAIN))
             cards.append(
                 {"slots": [[i.value for i in slot] for slot in card.slots], "card": card_id}
             )

@@ -9,11 +9,12 @@ import cv2
 import numpy as np
 
 from companion.observation import ComponentRead as Read
-from vision.layout.geometry import bounds
+from vision.layout.geometry import Shape, bounds
 from vision.layout.inks import INKS
 from vision.scan.colours import ColourClassifier, subset, to_lab
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import CERTAIN, MIN_SEEN, is_empty, single_piece
+from vision.scan.readers.second_look import UNPLACED, SecondLook, placed_well
 
 ROW = ("row 0", "row 1", "row 2", "row 3", "row 4")
 CHIPS = ("Fe2O3", "FeO(OH)", "ultramarine", "TiO2", "binder")
@@ -24,9 +25,10 @@ TRAY_BLOB_MIN = 0.5  # a blob smaller than half a chip is noise, not a chip
 
 
 def _card_places(
-    ctx: BoardContext, names: tuple[str, ...], kind: str, content_key: str
+    ctx: BoardContext, names: tuple[str, ...], look: SecondLook, content_key: str
 ) -> list[Any]:
     """Each place's card id (its marker), None when the place is empty; unsure places recorded."""
+    kind = look.kind
     found: list[Any] = []
     for name in names:
         region = ctx.board.layout.region(name)
@@ -38,25 +40,41 @@ def _card_places(
         if problem:
             ctx.record(Read(name, None, 0.0, problem))
             found.append(None)
+        elif piece is not None and not placed_well(ctx, region.shape):
+            ctx.record(Read(name, None, 0.0, f"{name}: {UNPLACED}"))
+            found.append(None)
         elif piece is not None:
             value = piece.layout.content[content_key]
             ctx.record(Read(name, value, CERTAIN))
             found.append(value)
         else:
-            empty, confidence = is_empty(ctx, region.shape)
-            if empty:
-                ctx.record(Read(name, None, confidence))
-            else:
-                ctx.record(
-                    Read(name, None, 0.0, f"{name}: covered, or a card whose marker cannot be read")
-                )
-            found.append(None)
+            found.append(_unmarked_place(ctx, name, region.shape, look, content_key))
     return found
 
 
+def _unmarked_place(
+    ctx: BoardContext, name: str, shape: Shape, look: SecondLook, content_key: str
+) -> Any:
+    """A place without a decoded marker: empty, a card named by a second look, or unsure."""
+    empty, confidence = is_empty(ctx, shape)
+    if empty:
+        ctx.record(Read(name, None, confidence))
+        return None
+    seen = look.find(ctx, shape)
+    if seen is not None and single_piece([seen.piece], name)[1] is None:
+        value = seen.piece.layout.content[content_key]
+        ctx.record(Read(name, value, seen.confidence))
+        return value
+    ctx.record(Read(name, None, 0.0, f"{name}: covered, or a card whose marker cannot be read"))
+    return None
+
+
 class ArtRowReader:
+    def __init__(self) -> None:
+        self.second_look = SecondLook("art-card")
+
     def read(self, ctx: BoardContext) -> dict[str, Any]:
-        return {"game": "paintings", "art_row": _card_places(ctx, ROW, "art-card", "card")}
+        return {"game": "paintings", "art_row": _card_places(ctx, ROW, self.second_look, "card")}
 
 
 class MarketReader:
@@ -64,6 +82,7 @@ class MarketReader:
         # An empty crate slot shows the crate's own print; the tray is the dark well.
         self.crate = ColourClassifier(subset(INKS, (*CHIPS, "frame")), CHIP_REJECT_DELTA_E)
         self.tray = ColourClassifier(subset(INKS, (*CHIPS, "well")), CHIP_REJECT_DELTA_E)
+        self.second_look = SecondLook("shade")
 
     def _crate_slot(self, ctx: BoardContext, name: str) -> str | None:
         region = ctx.board.layout.region(name)
@@ -115,6 +134,6 @@ class MarketReader:
         return {
             "game": "pigments",
             "crates": crates,
-            "shade_row": _card_places(ctx, names, "shade", "shade"),
+            "shade_row": _card_places(ctx, names, self.second_look, "shade"),
             "spill_tray": self._spill_tray(ctx),
         }

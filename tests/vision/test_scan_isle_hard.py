@@ -1,0 +1,129 @@
+"""Isle of Colors sheets in hard light: the reader aligns the sheet on its own grid, measures the
+paper's white where the sensor clips, and reports what lies over the sheet as covered."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.samples import random_position
+from vision.benchmark import TRUTH, hidden_components, run_trial
+from vision.draw import draw_layout
+from vision.layout.catalogue import layouts
+from vision.layout.model import Layout
+from vision.render.envelope import Difficulty
+from vision.render.marks import Hand, colour_cells
+from vision.render.placing import plan_table
+from vision.render.plan import FillPlan
+from vision.render.renderer import Renderer, RenderOptions
+from vision.scan.readers.isle import (
+    CLIPPED,
+    IsleReader,
+    grid_alignment,
+    paper_light,
+)
+from vision.scan.scanner import Scanner
+
+
+@pytest.fixture(scope="module")
+def tools() -> tuple[Renderer, Scanner]:
+    scanner = Scanner()
+    scanner.prepare()
+    return Renderer(), scanner
+
+
+def sheet() -> Layout:
+    return next(lay for lay in layouts("isle") if lay.kind == "sheet")
+
+
+def hatched_face(seed: int) -> np.ndarray:
+    """The sheet at 1 mm per pixel with a third of its cells hatched in pencil."""
+    layout = sheet()
+    rng = np.random.default_rng(seed)
+    cells = [r.name for r in layout.regions if r.role == "cell"]
+    fills = tuple(
+        FillPlan(cell, ("green", "blue", "brown", "red")[i % 4])
+        for i, cell in enumerate(cells[::3])
+    )
+    face = colour_cells(draw_layout(layout, 4.0), layout, fills, 4.0, Hand("pencil", 40.0), rng)
+    # Every 4th pixel of a blur centred on it: pixel (i, j) stays centred on (i, j) mm.
+    return np.asarray(cv2.blur(face, (5, 5))[::4, ::4], np.float32)
+
+
+@pytest.mark.parametrize("dx, dy", [(0.0, 0.0), (4.0, -3.0), (-6.5, 2.5)])
+def test_the_sheet_is_aligned_on_its_own_grid(dx: float, dy: float) -> None:
+    # The face as markers a few millimetres off would rectify it: every cell moved by (dx, dy).
+    layout = sheet()
+    face = hatched_face(3)
+    shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]], np.float32)
+    size = (face.shape[1], face.shape[0])
+    moved = cv2.warpAffine(face, shift, size, borderMode=cv2.BORDER_REPLICATE)
+    correction = grid_alignment(np.asarray(moved, np.float32), IsleReader().maps(layout))
+    assert correction is not None
+    centre = np.array([[[layout.size[0] / 2, layout.size[1] / 2]]])
+    found = cv2.perspectiveTransform(centre, correction)[0, 0] - centre[0, 0]
+    assert found == pytest.approx([dx, dy], abs=0.5)
+
+
+def test_a_blank_face_cannot_be_aligned() -> None:
+    # No cell edges to match: the grid cannot say where the cells are.
+    blank = np.full((198, 267, 3), 230.0, np.float32)
+    assert grid_alignment(blank, IsleReader().maps(sheet())) is None
+
+
+def test_the_paper_white_of_a_clipped_channel_is_measured_where_the_paper_is_darker() -> None:
+    # Warm light: red reads 1.3 times green on paper, past the sensor's limit where the paper is
+    # bright; a vignetted band of the margin keeps it below the limit.
+    margin = np.ones((60, 200), bool)
+    brightness = np.where(np.arange(200) < 150, 230.0, 170.0)[None, :].repeat(60, axis=0)
+    white = np.array([0.8, 1.0, 1.3], np.float32)
+    true = brightness[:, :, None] * white[None, None, :]
+    image = np.minimum(true, 255.0).astype(np.float32)
+    light = paper_light(image, image >= CLIPPED, margin)
+    assert light is not None
+    assert light.white / light.white[1] == pytest.approx([0.8, 1.0, 1.3], rel=0.01)
+    assert light.weight.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
+    image = np.full((60, 200, 3), 255.0, np.float32)
+    assert paper_light(image, image >= CLIPPED, np.ones((60, 200), bool)) is None
+
+
+@pytest.mark.parametrize(
+    "seed, why",
+    [
+        (9, "markers 4.5 mm off at the far side"),
+        (15, "red blown out on the paper (refused as overexposed before)"),
+        (27, "warm light, red clipped on all the bright paper"),
+    ],
+)
+def test_hard_renders_that_used_to_fail_are_read_exactly(
+    tools: tuple[Renderer, Scanner], seed: int, why: str
+) -> None:
+    trial = run_trial(*tools, "isle", Difficulty.HARD, seed)
+    assert (trial.outcome, trial.wrong_components) == ("exact", 0), (why, trial.problems)
+
+
+def test_a_hand_over_the_sheet_covers_cells_rather_than_colouring_them(
+    tools: tuple[Renderer, Scanner],
+) -> None:
+    renderer, scanner = tools
+    position = random_position("isle", random.Random(13))
+    rendering = renderer.render(plan_table(position, "x"), RenderOptions(13, Difficulty.HARD))
+    (board,) = scanner.scan(rendering.image, "isle").boards
+    shares = {
+        f"cell ({e['region'].removeprefix('cell ')})": e["covered"]
+        for e in rendering.truth["covered_regions"]
+    }
+    reads = {c.component: c for c in board.components}
+    under = [name for name, share in shares.items() if share >= 0.5]
+    assert under and all("covered" in (reads[name].problem or "") for name in under)
+    # Nothing it hides in part is read wrong, and every cell in plain view is read right.
+    truth = TRUTH["isle"](position)
+    hidden = hidden_components(rendering.truth, "isle")
+    assert all(c.value == truth[c.component] for c in board.components if not c.problem)
+    assert all(p.split(": ")[0] in hidden for p in board.problems)

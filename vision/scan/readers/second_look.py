@@ -1,0 +1,280 @@
+"""A second look for a piece whose marker the search over the whole frame did not decode.
+
+Blur, a steep view or a small marker can leave a marker's cells unreadable to the decoder, which
+must first find the square's outline and then threshold every cell on its own. Where a place
+shows no decoded piece, the piece's marker is looked for where the board says it must lie (the
+place's centre, give or take how far a piece strays and turns): the frame every marker has, a
+white ring around a black border, is matched there, which blur barely changes. Its 36 cells are
+then compared, as grey levels, with the code of every piece of the kind that could lie there (not
+one already seen in the frame) in each of the four turns. A piece is named only when one code
+and turn correlates clearly better than any other: a blurred marker still correlates with its
+own code far better than with the next (codes of the family differ in at least 11 cells in every
+turn), while a marker partly under a hand, or no marker at all, matches none of them clearly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.fiducials import ATELIER_DICTIONARY, predefined_dictionary
+from vision.images import to_gray
+from vision.layout.catalogue import marker_index
+from vision.layout.geometry import Shape, bounds
+from vision.layout.ids import PIECE_MARKER_MM
+from vision.layout.model import Layout
+from vision.scan.context import BoardContext, PieceOnBoard, piece_on_board
+from vision.scan.refine import uncertainty_mm
+from vision.scan.registration import Sighting
+
+STRAY_MM = 7.0  # a piece's marker may lie this far from where a well placed piece has it...
+TURN_DEG = 12.0  # ...turned this much (a piece turned further is refused as off square anyway)
+REACH_FACTOR = 2.5  # ...and further by this many times the board's own uncertainty there
+# The frame is matched in stages, each around the last one's best match: (step, span) in mm and
+# in degrees. The first stage spans the whole reach, in steps of 1.5 mm or a sixth of the reach,
+# whichever is longer.
+STAGES = ((1.5, 0.0, 6.0, TURN_DEG), (0.5, 1.5, 2.0, 6.0), (0.2, 0.5, 0.5, 2.0))
+COARSE_STEPS = 6
+RING_MM = 1.0  # the middle of the white ring, outside the marker's edge...
+BORDER_MM = 1.5  # ...and of its black border, inside it
+SIDE_SAMPLES = 12
+MIN_FRAME = 0.2  # a marker's black border is at least this much darker than its ring (a share)
+CELL_PX = 8  # cells are compared at this size
+MIN_SCORE = 0.8  # the winning code's correlation with the cells...
+MIN_MARGIN = 0.25  # ...and how far ahead of every other code and turn it must be
+# A board seen by few of its markers may be off by this many times its estimated RMS error (lens
+# distortion is not in the estimate): where that could put a piece on the next place, no piece
+# is read (nor searched for: the search's reach stays well short of the next place's marker).
+UNSURE_FACTOR = 3.0
+PLACED_MM = 4.0  # how far a piece may lie from its place's centre
+
+UNPLACED = "the board's markers seen are too few to tell which place a piece lies on"
+
+Array = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    layout: Layout
+    marker_id: int
+    code: NDArray[np.float32]  # the 6 x 6 data cells, zero mean and unit variance
+
+
+@dataclass(frozen=True)
+class Found:
+    """A piece named by its marker's cells, with how clearly."""
+
+    piece: PieceOnBoard
+    score: float  # correlation of the cells with the piece's code
+    margin: float  # ahead of the next best code and turn
+
+    @property
+    def confidence(self) -> float:
+        return min(0.95, self.score)
+
+
+def _normalised(values: NDArray[np.float32]) -> NDArray[np.float32]:
+    spread = float(values.std())
+    return np.asarray((values - values.mean()) / max(spread, 1e-6), np.float32)
+
+
+def _side_points(inward: float) -> Array:
+    """Points along the four sides of a marker centred on the origin, ``inward`` mm inside."""
+    m = PIECE_MARKER_MM
+    t = (np.linspace(0.1, 0.9, SIDE_SAMPLES) - 0.5) * m
+    edge = m / 2 - inward
+    sides = [
+        np.stack([t, np.full_like(t, -edge)], 1),
+        np.stack([np.full_like(t, edge), t], 1),
+        np.stack([-t, np.full_like(t, edge)], 1),
+        np.stack([np.full_like(t, -edge), -t], 1),
+    ]
+    return np.concatenate(sides)
+
+
+RING = _side_points(-RING_MM)
+BORDER = _side_points(BORDER_MM)
+SQUARE = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * PIECE_MARKER_MM / 2
+
+
+def _project(homography: Array, points: Array) -> Array:
+    """Points (... x 2) through a homography, element by element."""
+    h = homography
+    x, y = points[..., 0], points[..., 1]
+    w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
+    return np.stack(
+        [(h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w, (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w], -1
+    )
+
+
+def _turned(points: Array, turns: Array, local: Array) -> tuple[Array, Array]:
+    """``points`` (N x 2 mm, about the origin) turned by each of ``turns`` and mapped by the
+    2 x 2 ``local`` map into image pixels: x and y offsets, each T x N."""
+    cos, sin = np.cos(turns)[:, None], np.sin(turns)[:, None]
+    x = cos * points[None, :, 0] - sin * points[None, :, 1]
+    y = sin * points[None, :, 0] + cos * points[None, :, 1]
+    return local[0, 0] * x + local[0, 1] * y, local[1, 0] * x + local[1, 1] * y
+
+
+def _frame(
+    gray: NDArray[np.float32], to_image: Array, centre: Array, reach: float
+) -> tuple[Array, float] | None:
+    """Where (board mm: centre and turn) a marker's frame best matches within ``reach`` of
+    ``centre``: its white ring brightest against its black border. None when even the best
+    match shows no such frame (the place is covered, or holds no marker)."""
+    # Over a marker's size the board's homography is as good as affine: one 2 x 2 map.
+    at = _project(to_image, centre + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
+    local = np.stack([at[1] - at[0], at[2] - at[0]], 1)
+    best_centre, best_turn = centre, 0.0
+    for stage, (step_mm, span_mm, step_deg, span_deg) in enumerate(STAGES):
+        if stage == 0:
+            step_mm, span_mm = max(step_mm, reach / COARSE_STEPS), reach
+        # The first, widest stage only needs every other point along the sides.
+        every = 2 if stage == 0 else 1
+        steps = np.arange(-span_mm, span_mm + 1e-9, step_mm)
+        shifts = np.stack([g.ravel() for g in np.meshgrid(steps, steps, indexing="ij")], 1)
+        turns = np.radians(np.arange(-span_deg, span_deg + 1e-9, step_deg)) + best_turn
+        where = at[0] + (best_centre - centre + shifts) @ local.T  # S x 2, image px
+        grey = []
+        for points in (RING[::every], BORDER[::every]):
+            dx, dy = _turned(points, turns, local)
+            xs = (where[:, :1] + dx.reshape(1, -1)).astype(np.float32)  # S x (T N)
+            ys = (where[:, 1:] + dy.reshape(1, -1)).astype(np.float32)
+            seen = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR)
+            grey.append(seen.reshape(len(shifts), len(turns), -1).mean(axis=2))
+        ring, border = grey
+        shift, turn = np.unravel_index(int(np.argmax(ring - border)), ring.shape)
+        if ring[shift, turn] - border[shift, turn] < MIN_FRAME * ring[shift, turn]:
+            return None
+        best_centre = best_centre + shifts[shift]
+        best_turn = float(turns[turn])
+    return best_centre, best_turn
+
+
+def _cells(gray: NDArray[np.float32], quad: Array) -> NDArray[np.float32]:
+    """The mean grey of the central half of each of the marker's 6 x 6 data cells, the quad's
+    first corner taken as the marker's top-left."""
+    side = 8 * CELL_PX
+    # Pixel centres sit half a pixel in from the square's edge, so that turning the quad's
+    # corners turns the cells exactly.
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32) - 0.5
+    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    face = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR)
+    cells = face.reshape(8, CELL_PX, 8, CELL_PX)
+    core = cells[:, CELL_PX // 4 : 3 * CELL_PX // 4, :, CELL_PX // 4 : 3 * CELL_PX // 4]
+    return np.asarray(core.mean(axis=(1, 3))[1:7, 1:7], np.float32)
+
+
+def _best_code(
+    gray: NDArray[np.float32], quad: Array, allowed: Collection[Candidate]
+) -> tuple[float, float, Candidate, Array] | None:
+    """The code and turn that best match the quad's cells: (score, margin over the runner-up,
+    the candidate, the quad turned so that its first corner is the marker's top-left)."""
+    if len(allowed) == 0:
+        return None
+    candidates = list(allowed)
+    codes = np.stack([c.code for c in candidates])  # N x 6 x 6
+    cells = _normalised(_cells(gray, quad))
+    # Taking the quad's k-th corner as the top-left turns the cells by k quarter turns.
+    seen = np.stack([np.rot90(cells, k) for k in range(4)])  # 4 x 6 x 6
+    scores = (np.einsum("kij,nij->kn", seen, codes) / codes[0].size).ravel()
+    order = np.argsort(scores)[::-1]
+    first = int(order[0])
+    margin = float(scores[first] - scores[order[1]]) if len(order) > 1 else float(scores[first])
+    turn, index = divmod(first, len(candidates))
+    return float(scores[first]), margin, candidates[index], np.roll(quad, -turn, axis=0)
+
+
+class SecondLook:
+    """Names a piece of one kind lying on a place from its marker's cells."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        dictionary = predefined_dictionary(ATELIER_DICTIONARY).aruco
+        bits = int(dictionary.markerSize)
+        owners = [(i, o) for i, o in sorted(marker_index().items()) if o.layout.kind == kind]
+        self.candidates = tuple(
+            Candidate(
+                owner.layout,
+                marker_id,
+                _normalised(
+                    np.asarray(
+                        cv2.aruco.Dictionary.getBitsFromByteList(
+                            dictionary.bytesList[marker_id : marker_id + 1], bits
+                        ),
+                        np.float32,
+                    )
+                ),
+            )
+            for marker_id, owner in owners
+        )
+        # Every piece of a kind carries its marker in the same place.
+        layout = owners[0][1].layout
+        w, h = layout.size
+        mx, my = owners[0][1].marker.rect.centre
+        self._offset = np.array([mx - w / 2, my - h / 2])
+
+    def find(self, ctx: BoardContext, shape: Shape) -> Found | None:
+        """The piece lying upright on ``shape`` (board mm), if its marker's cells name it
+        clearly."""
+        if not placed_well(ctx, shape):
+            return None
+        centre = np.array(bounds(shape).centre) + self._offset
+        reach = STRAY_MM + REACH_FACTOR * uncertainty_mm(ctx.board, (centre[0], centre[1]))
+        # The search, and the marker's frame around it, stay within this much of the centre.
+        window = reach + PIECE_MARKER_MM
+        corners = ctx.board.to_image(SQUARE / (PIECE_MARKER_MM / 2) * window + centre)
+        height, width = ctx.image.shape[:2]
+        x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 1, (width, height))
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return None
+        gray = to_gray(ctx.image[y0:y1, x0:x1]).astype(np.float32)
+        shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+        to_crop = shift @ ctx.board.homography
+        frame = _frame(gray, to_crop, centre, reach)
+        if frame is None:
+            return None
+        found_centre, turn = frame
+        rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+        quad = _project(to_crop, SQUARE @ rotation.T + found_centre)
+        seen = {p.layout.key for p in ctx.pieces}
+        match = _best_code(gray, quad, [c for c in self.candidates if c.layout.key not in seen])
+        if match is None or match[0] < MIN_SCORE or match[1] < MIN_MARGIN:
+            return None
+        score, margin, candidate, turned = match
+        sighting = _sighting(candidate, turned + np.array([x0, y0]))
+        return Found(piece_on_board(sighting, ctx.board), score, margin)
+
+
+def placed_well(ctx: BoardContext, shape: Shape) -> bool:
+    """Whether the board is known well enough at ``shape`` (a place on it) to tell a piece lying
+    there from one on the next place."""
+    unsure = uncertainty_mm(ctx.board, bounds(shape).centre)
+    return UNSURE_FACTOR * unsure + PLACED_MM < _next_place_mm(ctx.board.layout, shape) / 2
+
+
+def _next_place_mm(layout: Layout, shape: Shape) -> float:
+    """How far the nearest other place like ``shape`` (a region of the same role) lies from it,
+    centre to centre."""
+    roles = {r.role for r in layout.regions if r.shape == shape}
+    here = np.array(bounds(shape).centre)
+    others = [
+        np.linalg.norm(np.array(bounds(r.shape).centre) - here)
+        for r in layout.regions
+        if r.role in roles and r.shape != shape
+    ]
+    return float(min(others, default=np.inf))
+
+
+def _sighting(candidate: Candidate, quad_px: Array) -> Sighting:
+    marker = next(m for m in candidate.layout.markers if m.id == candidate.marker_id)
+    src = np.array(marker.rect.corners(), np.float32)
+    homography = cv2.getPerspectiveTransform(src, quad_px.astype(np.float32))
+    return Sighting(
+        candidate.layout, np.asarray(homography, np.float64), (candidate.marker_id,), 0.0
+    )
