@@ -40,7 +40,6 @@ CHIPS = {
     "large binder 1": "binder",
 }
 
-
 Scanned = tuple[dict[str, Any], Observation]
 
 
@@ -112,11 +111,17 @@ def test_pans_are_lined_up_with_their_print_before_their_chips_are_read(
 def test_a_palette_far_from_where_its_one_marker_puts_it_is_refused(dx: float, dy: float) -> None:
     # Seen by one marker, a board can be placed far off, beyond what lining up reaches, where a
     # pan's slots would match their neighbours' one pitch away: nothing is read.
-    reads = slots_read(moved_palette(dx, dy, markers=(97,)))
+    ctx = moved_palette(dx, dy, markers=(97,))
+    reads = slots_read(ctx)
     assert len(reads) == 13
     assert reads == {
         slot: (None, f"{slot}: its pan cannot be lined up with the print") for slot in reads
     }
+    places = [r for r in ctx.reads if r.component.startswith("shade")]
+    assert [(r.value, r.problem) for r in places] == [
+        (None, f"{r.component}: the board cannot be lined up with its print") for r in places
+    ]
+    assert len(places) == 4
 
 
 def test_chips_in_a_cups_shadow_are_read_against_the_light_on_their_well(

@@ -103,6 +103,8 @@ CARD_TURN_STEP_DEG = 2.0
 CARD_SMOOTH_MM = 1.0
 CARD_POSES_REFINED = 4  # the poses best at a quarter of the resolution, tried at full
 CARD_EDGE_PX = 2  # a card's own rim, left out: there its face meets whatever it lies on
+# A card and the paper around it are mostly neutral (a*b* within NEUTRAL_AB): a place less
+# neutral than NEUTRAL_SHARE (a hand or a cup over it) shows no card to know.
 NEUTRAL_AB = 12.0
 NEUTRAL_SHARE = 0.5
 CARD_FOUND = 0.5  # the average card face must match at least this well: a card lies there
@@ -423,8 +425,6 @@ class PigmentsReader:
         rows, cols = faces.size
         if not chosen or seen.shape[0] <= rows or seen.shape[1] <= cols:
             return None
-        # A card's face and the paper around it are mostly white, grey or black: a place that
-        # is not (a hand or a cup over it) shows no card to know.
         lab = _lab(ctx.balance.apply(seen[::4, ::4].reshape(-1, 3), rect.centre))
         if float(np.mean(np.hypot(lab[:, 1], lab[:, 2]) <= NEUTRAL_AB)) < NEUTRAL_SHARE:
             return None
@@ -597,13 +597,9 @@ def _pan_pixels(layout: Layout, pan: str, ppm: float) -> PanPixels:
     slots = {}
     for k, region in enumerate(regions):
         own = squared[k].reshape(-1)
-        others = np.min(
-            np.stack(
-                [np.full(own.shape, np.inf)]
-                + [d.reshape(-1) for j, d in enumerate(squared) if j != k]
-            ),
-            axis=0,
-        )
+        others = np.full(own.shape, np.inf, np.float32)
+        for other in squared[:k] + squared[k + 1 :]:
+            others = np.minimum(others, other.reshape(-1))
         middle = np.flatnonzero(own <= CENTRE_MM**2)
         around = np.flatnonzero(
             (own >= AROUND_MM[0] ** 2) & (own <= AROUND_MM[1] ** 2) & (others > AROUND_MM[0] ** 2)
@@ -690,7 +686,7 @@ def _draw_card_faces(cards: tuple[Layout, ...], ppm: float) -> CardFaces:
     poses = []
     for angle in (*steps, *(steps + 180.0)):
         # A turned card lies on paper: that is what shows where its box has no card.
-        turned = _gray_float(_turned(average, float(angle), (b, g, r)))
+        turned = _gray(_turned(average, float(angle), (b, g, r)))
         poses.append(CardTemplate(float(angle), turned, _scaled(turned, 4)))
     return CardFaces(
         tuple(str(card.content["shade"]) for card in cards),
@@ -707,7 +703,7 @@ def _card_pose(view: NDArray[np.float32], faces: CardFaces) -> tuple[float, floa
     the correlation of the average card face there, its angle and its top-left pixel. Every
     angle is tried at a quarter of the resolution; the best few are then placed to the pixel
     at full resolution, where the best of them is chosen."""
-    gray = _gray_float(view)
+    gray = _gray(view)
     coarse = _scaled(gray, 4)
     scored = sorted(
         ((_best_match(coarse, pose.coarse), pose) for pose in faces.poses),
@@ -862,11 +858,7 @@ def _edges(gray: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.asarray(cv2.magnitude(gx, gy), np.float32)
 
 
-def _gray(image: NDArray[np.uint8]) -> NDArray[np.float32]:
-    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.float32)
-
-
-def _gray_float(image: NDArray[np.float32]) -> NDArray[np.float32]:
+def _gray(image: NDArray[Any]) -> NDArray[np.float32]:
     return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.float32)
 
 
