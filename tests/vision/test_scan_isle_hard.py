@@ -1,5 +1,6 @@
 """Isle of Colors sheets in hard light: the reader aligns the sheet on its own grid, measures the
-paper's white where the sensor clips, and reports what lies over the sheet as covered."""
+paper's white where the sensor clips, and reports what lies over the sheet as covered (a cup
+that looks like a pencil, or like paper, included)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.observation import ComponentRead as Read
 from companion.samples import random_position
 from vision.benchmark import TRUTH, hidden_components, run_trial
 from vision.draw import draw_layout
@@ -21,10 +23,15 @@ from vision.render.plan import FillPlan
 from vision.render.renderer import Renderer, RenderOptions
 from vision.scan.readers.isle import (
     CLIPPED,
+    PAPER,
+    CellFit,
     IsleReader,
     grid_alignment,
+    judge,
     paper_light,
+    unsure_white,
 )
+from vision.scan.readers.isle_over import smooth_objects
 from vision.scan.scanner import Scanner
 
 
@@ -98,6 +105,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
     [
         (9, "markers 4.5 mm off at the far side"),
         (15, "red blown out on the paper (refused as overexposed before)"),
+        (5006, "an empty white cup on red and green cells read as bare paper, scored"),
+        (5020, "a white cup's coffee read as brown, its body as bare paper"),
+        (5037, "a blue cup with coffee read as blue and brown cells"),
         (27, "warm light, red clipped on all the bright paper"),
     ],
 )
@@ -127,3 +137,73 @@ def test_a_hand_over_the_sheet_covers_cells_rather_than_colouring_them(
     hidden = hidden_components(rendering.truth, "isle")
     assert all(c.value == truth[c.component] for c in board.components if not c.problem)
     assert all(p.split(": ")[0] in hidden for p in board.problems)
+
+
+def test_a_cell_under_a_bounded_white_is_refused_when_the_white_could_name_another_pencil(
+    tools: tuple[Renderer, Scanner],
+) -> None:
+    # Warm light with red clipped on the paper: brown cells fitted green with the red white at
+    # its bound. Read again with that white a little lower, they are brown: neither is named.
+    trial = run_trial(*tools, "isle", Difficulty.HARD, 5161)
+    assert trial.wrong_components == 0
+    assert "cell (3,2): ambiguous green/brown" in trial.problems
+
+
+def test_a_reading_that_a_lower_white_changes_is_ambiguous() -> None:
+    read = Read("cell (1,1)", "green", 0.9)
+    assert unsure_white(read, Read("cell (1,1)", "green", 0.8)) == read
+    assert unsure_white(read, Read("cell (1,1)", None, 0.9)).problem == (
+        "cell (1,1): ambiguous green/paper"
+    )
+    refused = Read("cell (1,1)", None, 0.0, "cell (1,1): covered")
+    assert unsure_white(refused, Read("cell (1,1)", "red", 0.9)) == refused
+
+
+def one_cell_fit(ink: float, misfit: float) -> CellFit:
+    def per_pencil(value: float) -> np.ndarray:
+        return np.full((4, 1), value, np.float32)
+
+    return CellFit(
+        per_pencil(ink), per_pencil(0.0), per_pencil(1.0), per_pencil(misfit), per_pencil(0.0)
+    )
+
+
+def test_a_cell_far_brighter_than_the_paper_around_is_not_called_bare() -> None:
+    # No ink at all, but brighter than the paper around could be lit: the paper's white there
+    # is wrong, and a pencil could hide in the difference.
+    assert judge("cell (2,2)", one_cell_fit(-0.6, 0.8), 0).problem == (
+        "cell (2,2): unclear, brighter than the paper around"
+    )
+    assert judge("cell (2,2)", one_cell_fit(-0.02, 1e-4), 0) == Read("cell (2,2)", None, 0.99)
+
+
+def noisy(face: np.ndarray, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.asarray(np.clip(face + rng.normal(0.0, 3.0, face.shape), 0, 255), np.float32)
+
+
+def disc(face: np.ndarray, centre: tuple[int, int], radius: int) -> np.ndarray:
+    inside = np.zeros(face.shape[:2], np.uint8)
+    cv2.circle(inside, centre, radius, 1, -1)
+    return inside > 0
+
+
+def test_a_smooth_cup_over_the_island_is_found_and_a_shadow_is_not() -> None:
+    layout = sheet()
+    maps = IsleReader().maps(layout)
+    seen = np.ones(maps.shape, bool)
+    clear = np.zeros((*maps.shape, 3), bool)
+    face = hatched_face(5)
+    cup = disc(face, (130, 100), 32)
+    with_cup = face.copy()
+    with_cup[cup] = (150.0, 90.0, 40.0)  # a blue cup, seen from above
+    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    # All of it but its very edge (rough where it meets the sheet), and nothing beyond.
+    within = cv2.erode(cup.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    beyond = cv2.dilate(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0
+    assert found[within].all()
+    assert not found[beyond].any()
+    # A soft shadow as dark as the cup: the printed outlines show through it.
+    shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
+    shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
+    assert not smooth_objects(noisy(shadowed, 2), clear, seen, PAPER, maps).any()

@@ -19,11 +19,9 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
    shadow's edge), carrying ink of any pressure; clipped channels only bound the fit. The
    pencil that explains the cell clearly best names it; hardly any ink is bare paper. Hatching
    covers the whole cell, so ink on one side only is a problem, not a colour.
-4. **What lies over the sheet.** Hands and cups have pencil colours too, so they are found by
-   where they are: the bare margin shows only paper, and whatever of another hue lies there,
-   traced as the connected region of its colour, covers the cells it reaches (a hand over a
-   corner); a cup on the island is one smooth colour across several cells, where the printed
-   outlines between them do not show as they do between hatched cells.
+4. **What lies over the sheet.** Hands and cups have pencil colours too: they are found by where
+   they reach (the bare margin), by being smooth where hatching is not, and by hiding the
+   printed outlines (see ``isle_over``). A cell under one is covered, whatever colour it shows.
 """
 
 from __future__ import annotations
@@ -37,21 +35,28 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.observation import ComponentRead as Read
-from vision.layout.geometry import Hexagon
 from vision.layout.inks import INKS
-from vision.layout.model import QUIET_MM, Layout
+from vision.layout.model import Layout
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import MIN_SEEN
+from vision.scan.readers.isle_over import covered_cells
+from vision.scan.readers.isle_sheet import (
+    COARSE_PPM,
+    EDGE_BLUR_MM,
+    SHEET_PPM,
+    Floats,
+    Mask,
+    SheetMaps,
+    coarse,
+    disc,
+    log_planes,
+    sheet_maps,
+)
 from vision.scan.rectify import rectify
 
-Floats = NDArray[np.float32]
-Mask = NDArray[np.bool_]
 Homography = NDArray[np.float64]
 
 PENCILS = ("green", "blue", "brown", "red")
-SHEET_PPM = 1.0  # the sheet is read at 1 mm per pixel (the scanner rectifies it so)
-COARSE_PPM = 0.5  # and first aligned at 2 mm
-INNER = 0.72  # the part of a cell read: its outline and a neighbour's overshoot stay outside
 CLIPPED = 248.0  # a raw channel this bright may be the sensor's limit rather than the light
 # Alignment on the printed grid: patches of the sheet, how far each may be off (mm, a first and
 # a refining match), and how closely the patches that agree follow one homography (mm).
@@ -63,7 +68,6 @@ SEARCH_MM = (9.0, 3.0)
 AGREE_MM = (1.0, 0.6)
 LEAST_PATCHES = 6  # that agree
 MOST_CORRECTION_MM = 15.0  # beyond this, a match is not the sheet's own grid
-EDGE_BLUR_MM = 1.0
 EDGE_CAP = 4.0  # times the mean edge strength: an outline over the sheet must not dominate
 # The paper's white: each channel against the one clipped least, in bins of brightness; a bin
 # with no more than this share clipped gives the ratio. A ratio only bounded counts for less.
@@ -85,22 +89,14 @@ INKED = 0.25  # a pixel with at least this pressure is inked
 # Decisions.
 FILLED_INK, FILLED_SHARE = 0.15, 0.25  # mean pressure and share of inked pixels of a filled cell
 EMPTY_INK, EMPTY_SHARE = 0.09, 0.08  # at most this much ink: bare paper
+# Bare paper is never this many times EMPTY_INK brighter than the brightest the paper around
+# allows (noise scatters its ink both ways): the paper's white is not known there.
+BRIGHTER_CELL = 3.0
 CLEARLY_BEST = 1.5  # the best pencil's misfit must be this many times smaller than the next
 NOISE_FLOOR = 2e-4  # misfit every cell has from sensor noise
 WORST_FIT = 1.5e-2  # a cell fitting its best pencil worse than this is no pencil
 SHADED_CELL = 0.7  # a cell lit darker than this against its paper is shadowed beyond reading
 EVEN_INK = 0.4  # the least inked third of a filled cell has at least this share of the most
-# What lies over the sheet: another hue than the paper's on the margin, and the connected
-# region of that colour (hue and brightness, log units).
-FOREIGN_HUE = 0.06
-LEAST_BLOB = 30.0  # mm^2
-SAME_COLOUR = (0.08, 0.25)
-COVERED_SHARE = 0.03  # a cell this much under something is covered
-# A cup on the island: several adjacent cells of one colour whose outlines do not show.
-LINE_SAMPLES = 14  # along each edge
-LINE_SIDE_MM = 1.5
-NO_OUTLINE = 0.015  # log units: an outline fainter than this on most of its edges
-SMOOTH_GROUP = 3
 
 
 def _bgr(name: str) -> Floats:
@@ -111,29 +107,6 @@ def _bgr(name: str) -> Floats:
 PAPER = _bgr("paper")
 # How much of the light a full stroke of each pencil absorbs, per channel, on paper.
 ABSORB = np.stack([1.0 - _bgr(c) / PAPER for c in PENCILS])
-
-
-@dataclass(frozen=True)
-class SheetMaps:
-    """What is fixed for one sheet at SHEET_PPM: where its cells lie, which of their pixels are
-    read, where bare paper is printed, and the printed grid to align on."""
-
-    shape: tuple[int, int]
-    cells: tuple[tuple[int, int], ...]
-    names: tuple[str, ...]
-    centres: NDArray[np.float64]  # C x 2 mm
-    neighbours: tuple[tuple[int, ...], ...]
-    spots: tuple[NDArray[np.intp], NDArray[np.intp]]  # inner pixels read (rows, columns)
-    owner: NDArray[np.intp]  # their cell
-    offsets: Floats  # N x 2: their place in the cell (cm from its centre)
-    whole: NDArray[np.int32]  # px -> the cell whose hexagon holds it, or -1
-    unprinted: Mask  # px where nothing but paper and the cells' outlines is printed
-    margin: Mask  # unprinted px off the island by more than a neighbour's overshoot
-    grid: Floats  # the printed hexagons' outlines, blurred
-    coarse_grid: Floats  # the same at COARSE_PPM
-    # Points along each cell's printed outline (px, C x 6 edges x samples x 2), and the same
-    # points moved off the line to either side.
-    outline: tuple[Floats, Floats, Floats]
 
 
 @dataclass(frozen=True)
@@ -158,104 +131,6 @@ class CellFit:
     evenness: Floats
 
 
-def _hexagons(layout: Layout) -> list[tuple[tuple[int, int], Hexagon]]:
-    out = []
-    for region in layout.regions:
-        if region.role == "cell" and isinstance(region.shape, Hexagon):
-            row, col = (int(v) for v in region.name.split()[1].split(","))
-            out.append(((row, col), region.shape))
-    return out
-
-
-def _disc(mm: float) -> NDArray[np.uint8]:
-    size = max(1, round(mm * SHEET_PPM))
-    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)), np.uint8)
-
-
-def _outline_samples(hexagons: list[Hexagon]) -> tuple[Floats, Floats, Floats]:
-    """Points along each edge of every hexagon (clear of its corners), on the line and
-    LINE_SIDE_MM to either side of it, in pixels."""
-    along = np.linspace(0.15, 0.85, LINE_SAMPLES)[None, None, :, None]
-    corners = np.array([h.corners() for h in hexagons])  # C x 6 x 2
-    edge = np.roll(corners, -1, axis=1) - corners
-    normal = np.stack([-edge[..., 1], edge[..., 0]], axis=-1)
-    normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
-    on = corners[:, :, None, :] + along * edge[:, :, None, :]
-    side = LINE_SIDE_MM * normal[:, :, None, :]
-    scale = np.float32(SHEET_PPM)
-    return (
-        (on * scale).astype(np.float32),
-        ((on + side) * scale).astype(np.float32),
-        ((on - side) * scale).astype(np.float32),
-    )
-
-
-def sheet_maps(layout: Layout) -> SheetMaps:
-    hexagons = _hexagons(layout)
-    shape = (round(layout.size[1] * SHEET_PPM), round(layout.size[0] * SHEET_PPM))
-    inner = np.full(shape, -1, np.int32)
-    whole = np.full(shape, -1, np.int32)
-    grid = np.zeros(shape, np.float32)
-    shift = 4  # fractional bits of sub-pixel drawing
-    for i, (_, hexagon) in enumerate(hexagons):
-        corners = np.array(hexagon.corners())
-        centre = np.array([hexagon.cx, hexagon.cy])
-        part = centre + (corners - centre) * INNER
-        cv2.fillPoly(inner, [np.round(part * SHEET_PPM).astype(np.int32)], i)
-        cv2.fillPoly(whole, [np.round(corners * SHEET_PPM).astype(np.int32)], i)
-        points = np.round(corners * SHEET_PPM * (1 << shift)).astype(np.int32)
-        cv2.polylines(grid, [points], True, 1.0, 1, cv2.LINE_AA, shift)
-    centres = np.array([(h.cx, h.cy) for _, h in hexagons])
-    pitch = np.sqrt(3.0) * hexagons[0][1].r
-    apart = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
-    neighbours = tuple(
-        tuple(np.nonzero(np.abs(d - pitch) < 0.1 * pitch)[0].tolist()) for d in apart
-    )
-    ys, xs = np.nonzero(inner >= 0)
-    keep = (ys % 2 == 0) & (xs % 2 == 0)  # pixels 1 mm apart say much the same
-    ys, xs = ys[keep], xs[keep]
-    owner = inner[ys, xs].astype(np.intp)
-    offsets = np.stack([xs / SHEET_PPM - centres[owner, 0], ys / SHEET_PPM - centres[owner, 1]], 1)
-    unprinted = np.ones(shape, bool)
-    for marker in layout.markers:
-        ring = marker.rect.inset(-QUIET_MM - 2.0)
-        x0, y0 = max(0, int(ring.x * SHEET_PPM)), max(0, int(ring.y * SHEET_PPM))
-        x1, y1 = int((ring.x + ring.w) * SHEET_PPM) + 1, int((ring.y + ring.h) * SHEET_PPM) + 1
-        unprinted[y0:y1, x0:x1] = False
-    unprinted[-round(8 * SHEET_PPM) :] = False  # the label along the bottom edge
-    edge = round(3 * SHEET_PPM)
-    unprinted[:edge], unprinted[:, :edge], unprinted[:, -edge:] = False, False, False
-    island = cv2.dilate((whole >= 0).astype(np.uint8), _disc(6.0)) > 0
-    blurred = np.asarray(cv2.GaussianBlur(grid, (0, 0), EDGE_BLUR_MM * SHEET_PPM), np.float32)
-    return SheetMaps(
-        shape,
-        tuple(c for c, _ in hexagons),
-        tuple(f"cell ({r},{c})" for (r, c), _ in hexagons),
-        centres,
-        neighbours,
-        (ys, xs),
-        owner,
-        (offsets / 10.0).astype(np.float32),
-        whole,
-        unprinted,
-        unprinted & ~island,
-        blurred,
-        _coarse(blurred),
-        _outline_samples([h for _, h in hexagons]),
-    )
-
-
-def _coarse(image: Floats) -> Floats:
-    """``image`` at COARSE_PPM, each pixel the mean of those it covers."""
-    h, w = image.shape[:2]
-    size = (round(w * COARSE_PPM / SHEET_PPM), round(h * COARSE_PPM / SHEET_PPM))
-    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.float32)
-
-
-def _log_planes(image: Floats) -> list[Floats]:
-    return [np.asarray(plane, np.float32) for plane in cv2.split(cv2.log(np.maximum(image, 8.0)))]
-
-
 def _scaled(homography: Homography) -> Homography:
     """A homography between the sheet's mm planes, as one between their pixels."""
     scale = np.diag([SHEET_PPM, SHEET_PPM, 1.0])
@@ -266,7 +141,7 @@ def _colour_edges(image: Floats) -> Floats:
     """Where the hue changes (blue and red against green, in log units: unchanged by shade):
     the boundaries between cells of different pencils, and a hand's or a cup's outline, capped
     so that it cannot outweigh them."""
-    blue, green, red = _log_planes(image)
+    blue, green, red = log_planes(image)
     strength = np.zeros(image.shape[:2], np.float32)
     for hue in (blue - green, red - green):
         smooth = cv2.GaussianBlur(hue, (0, 0), 0.5 * EDGE_BLUR_MM * SHEET_PPM)
@@ -339,7 +214,7 @@ def grid_alignment(image: Floats, maps: SheetMaps) -> Homography | None:
     total = np.eye(3)
     for reach, agree in zip(SEARCH_MM, AGREE_MM, strict=True):
         if reach == SEARCH_MM[0]:
-            sources, targets = _patch_matches(_coarse(edges), maps.coarse_grid, reach, COARSE_PPM)
+            sources, targets = _patch_matches(coarse(edges), maps.coarse_grid, reach, COARSE_PPM)
         else:
             grid = np.asarray(cv2.warpPerspective(maps.grid, _scaled(total), (w, h)), np.float32)
             sources, targets = _patch_matches(edges, grid, reach, SHEET_PPM)
@@ -453,7 +328,7 @@ def paper_map(
         paper &= np.where(clipped[:, :, c], level * light.white[c] >= 0.97 * CLIPPED, alike)
     # Bare paper shows in patches (an empty cell, the margin); two inks blurred together at a
     # cell's edge can look grey too, but only along a thin line.
-    paper = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_OPEN, _disc(PAPER_PATCH_MM)) > 0
+    paper = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_OPEN, disc(PAPER_PATCH_MM)) > 0
     size = BLOCK * BLOCK
     count = _blocks(paper).sum(axis=2)
     if not (count >= size // 4).any():
@@ -565,81 +440,6 @@ def fit_cells(
     )
 
 
-def covering(image: Floats, clipped: Mask, white: Floats, seen: Mask, maps: SheetMaps) -> Mask:
-    """Where something lying over the sheet reaches its bare margin (a hand over a corner, a cup
-    at the edge).
-
-    The margin shows nothing but paper, so a hue there that is not the paper's is something
-    over the sheet; the connected region of that colour (hue and brightness), whatever cells it
-    crosses, is the thing itself: a hand or a cup is one colour, shaded a little. Hue is read
-    only in channels measured outright.
-    """
-    blue, green, red = _log_planes(image / white * 255.0)
-    hues = (blue - green, red - green)
-    measured = (~clipped[:, :, 0] & ~clipped[:, :, 1], ~clipped[:, :, 2] & ~clipped[:, :, 1])
-    odd = np.zeros(image.shape[:2], bool)
-    for hue, ok in zip(hues, measured, strict=True):
-        odd |= ok & (np.abs(hue) > FOREIGN_HUE)
-    seeds = (maps.margin & seen & odd).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(seeds, connectivity=8)
-    covered = np.zeros(seeds.shape, bool)
-    for label in range(1, count):
-        if stats[label, cv2.CC_STAT_AREA] < LEAST_BLOB * SHEET_PPM * SHEET_PPM:
-            continue
-        part = labels == label
-        alike = odd & (np.abs(green - np.median(green[part])) < SAME_COLOUR[1])
-        for hue, ok in zip(hues, measured, strict=True):
-            if ok[part].all():  # this hue is measured all over the seed
-                alike &= np.abs(hue - np.median(hue[part])) < SAME_COLOUR[0]
-        _, regions = cv2.connectedComponents((alike | part).astype(np.uint8), connectivity=8)
-        covered |= np.isin(regions, np.unique(regions[part]))
-    return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-
-
-def outline_contrast(image: Floats, maps: SheetMaps) -> Floats:
-    """Per cell, how much its printed outline shows (log units): the median over its six edges
-    of how far the line differs from either side of it (a darker line or a bare seam alike)."""
-    shade = np.asarray(cv2.transform(image, np.full((1, 3), 1.0 / 3.0, np.float32)), np.float32)
-
-    def sample(points: Floats) -> Floats:
-        flat = points.reshape(-1, 1, 2)
-        values = cv2.remap(
-            shade, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        return np.log(np.maximum(values.reshape(points.shape[:-1]), 1.0))
-
-    on, left, right = (sample(points) for points in maps.outline)
-    step = np.abs((0.5 * (left + right) - on).mean(axis=2))  # C x 6
-    return np.asarray(np.median(step, axis=1), np.float32)
-
-
-def smooth_blobs(image: Floats, maps: SheetMaps, reads: list[Read]) -> Mask:
-    """Cells under a cup on the island: SMOOTH_GROUP or more adjacent cells read as one pencil,
-    none showing its printed outline, and the cells of that colour around them (the cup's
-    rim)."""
-    contrast = outline_contrast(image, maps)
-    plain = np.array([read.value is not None for read in reads]) & (contrast < NO_OUTLINE)
-    inside = np.zeros(len(reads), bool)
-    done = np.zeros(len(reads), bool)
-    for start in np.nonzero(plain)[0]:
-        if done[start]:
-            continue
-        group, todo = [], [int(start)]
-        done[start] = True
-        while todo:
-            k = todo.pop()
-            group.append(k)
-            for n in maps.neighbours[k]:
-                if plain[n] and not done[n] and reads[n].value == reads[k].value:
-                    done[n] = True
-                    todo.append(n)
-        if len(group) >= SMOOTH_GROUP:
-            colour = reads[group[0]].value
-            rim = [n for k in group for n in maps.neighbours[k] if reads[n].value == colour]
-            inside[group + rim] = True
-    return inside
-
-
 def judge(place: str, fit: CellFit, k: int) -> Read:
     """One cell's reading from its fit: a pencil, bare paper, or a problem."""
     misfit = fit.misfit[:, k]
@@ -650,6 +450,8 @@ def judge(place: str, fit: CellFit, k: int) -> Read:
     if fit.light[best, k] < SHADED_CELL:
         return Read(place, None, 0.0, f"{place}: in deep shadow or covered")
     if ink <= EMPTY_INK and inked <= EMPTY_SHARE:
+        if ink < -EMPTY_INK * BRIGHTER_CELL:  # no ink, but lit far beyond the paper around
+            return Read(place, None, 0.0, f"{place}: unclear, brighter than the paper around")
         return Read(place, None, round(min(0.99, 1.0 - 5.0 * ink), 3))
     if ink < FILLED_INK or inked < FILLED_SHARE:
         return Read(place, None, 0.0, f"{place}: unclear, faint {pencil} ({inked:.0%} inked)")
@@ -660,6 +462,14 @@ def judge(place: str, fit: CellFit, k: int) -> Read:
     if margin < CLEARLY_BEST:
         return Read(place, None, 0.0, f"{place}: ambiguous {pencil}/{PENCILS[runner]}")
     return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * CLEARLY_BEST / margin), 3))
+
+
+def unsure_white(read: Read, again: Read) -> Read:
+    """``read``, unless the same cell read with a bounded white lower names another pencil."""
+    if read.problem or read.value is None or again.value == read.value:
+        return read
+    seen = "paper" if again.value is None else again.value
+    return Read(read.component, None, 0.0, f"{read.component}: ambiguous {read.value}/{seen}")
 
 
 class IsleReader:
@@ -719,27 +529,25 @@ class IsleReader:
                 Read(p, None, 0.0, f"{p}: overexposed (no paper to measure)") for p in maps.names
             ]
         count = len(maps.names)
-        whole = maps.whole >= 0
-        over = covering(image, clipped, white, seen, maps)[whole]
-        area = np.maximum(np.bincount(maps.whole[whole], minlength=count), 1)
-        cover = np.bincount(maps.whole[whole], over, count) / area
         ys, xs = maps.spots
         shown = seen[ys, xs]
         ys, xs, owner = ys[shown], xs[shown], maps.owner[shown]
-        fit = fit_cells(
-            image[ys, xs],
-            clipped[ys, xs],
-            white[ys, xs],
-            owner,
-            maps.offsets[shown],
-            count,
-            light.weight,
-        )
+        pixels, over, whites = image[ys, xs], clipped[ys, xs], white[ys, xs]
+        fit = fit_cells(pixels, over, whites, owner, maps.offsets[shown], count, light.weight)
         visible = np.bincount(owner, minlength=count) >= MIN_SEEN * np.bincount(
             maps.owner, minlength=count
         )
         reads = [judge(place, fit, k) for k, place in enumerate(maps.names)]
-        under = smooth_blobs(image, maps, reads) | (cover >= COVERED_SHARE)
+        if (light.weight < 1.0).any():
+            # A white only bounded may be off: a pencil must still be named with it lower.
+            lower = np.where(light.weight < 1.0, np.exp(-BOUND_SLACK), 1.0).astype(np.float32)
+            other = fit_cells(
+                pixels, over, whites * lower, owner, maps.offsets[shown], count, light.weight
+            )
+            reads = [
+                unsure_white(read, judge(read.component, other, k)) for k, read in enumerate(reads)
+            ]
+        under = covered_cells(image, clipped, white, light.white, seen, maps, reads)
         return [
             Read(place, None, 0.0, f"{place}: outside the photo")
             if not visible[k]

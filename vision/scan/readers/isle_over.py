@@ -1,0 +1,221 @@
+"""What lies over an Isle of Colors sheet: hands and cups.
+
+Hands and cups have pencil colours too, so they are told from hatching by what they are:
+
+- **Reaching the margin.** The bare margin shows only paper, so whatever of another hue lies
+  there, traced as the connected region of its colour, covers the cells it reaches (a hand
+  over a corner).
+- **Smooth.** Hatching is strokes with paper between them, each cell ringed by its printed
+  outline. A cup or a hand is one smooth surface: a smooth region, of another hue than the
+  paper's or darker than the paper around it, larger than a few cells, with no printed outline
+  showing inside it, is something over the sheet (a shadow is as smooth, but the outlines show
+  through it).
+- **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
+  cup that looks like a pencil, or like paper.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.observation import ComponentRead as Read
+from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask, SheetMaps, log_planes
+
+# Reaching the margin: another hue than the paper's (log units), and the connected region of
+# that colour (hue and brightness).
+FOREIGN_HUE = 0.06
+LEAST_BLOB = 30.0  # mm^2
+SAME_COLOUR = (0.08, 0.25)
+COVERED_SHARE = 0.03  # a cell this much under something is covered
+# Smooth: window (mm), how much rougher than the margin's paper smooth may be, another hue
+# (log units) or darker than the brightest paper around (log units, within LIT_MM), the least
+# area (a cup is far larger), and how significant the outlines inside must be to show.
+SMOOTH_MM = 5
+ROUGHER = 2.5
+QUIETEST = 1.0  # grey levels: no sensor is quieter (a clean synthetic face would be)
+OTHER_HUE = 0.15
+DARKER = 0.1
+LIT_MM = 41  # odd: centred
+LEAST_OBJECT = 1000.0  # mm^2
+LINE_BLUR_MM = 2.0
+OUTLINES_SHOW = 3.5  # t statistic
+LEAST_LINE_PX = 20
+# Outlines missing: fainter than this (log units) on a pencil's cell; on a bare cell, fainter
+# than this share of the sheet's bare cells (of which at least LEAST_BARE), unless MOST_BRIGHT
+# of it is near the sensor's limit; in a group of SMOOTH_GROUP cells.
+NO_OUTLINE = 0.015
+FAINT_OUTLINE = 0.5
+LEAST_BARE = 5
+NEAR_CLIPPING = 240.0
+MOST_BRIGHT = 0.2
+SMOOTH_GROUP = 3
+
+
+def covering(image: Floats, clipped: Mask, white: Floats, seen: Mask, maps: SheetMaps) -> Mask:
+    """Where something lying over the sheet reaches its bare margin (a hand over a corner, a cup
+    at the edge).
+
+    The margin shows nothing but paper, so a hue there that is not the paper's is something
+    over the sheet; the connected region of that colour (hue and brightness), whatever cells it
+    crosses, is the thing itself: a hand or a cup is one colour, shaded a little. Hue is read
+    only in channels measured outright.
+    """
+    blue, green, red = log_planes(image / white * 255.0)
+    hues = (blue - green, red - green)
+    measured = (~clipped[:, :, 0] & ~clipped[:, :, 1], ~clipped[:, :, 2] & ~clipped[:, :, 1])
+    odd = np.zeros(image.shape[:2], bool)
+    for hue, ok in zip(hues, measured, strict=True):
+        odd |= ok & (np.abs(hue) > FOREIGN_HUE)
+    seeds = (maps.margin & seen & odd).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(seeds, connectivity=8)
+    covered = np.zeros(seeds.shape, bool)
+    for label in range(1, count):
+        if stats[label, cv2.CC_STAT_AREA] < LEAST_BLOB * SHEET_PPM * SHEET_PPM:
+            continue
+        part = labels == label
+        alike = odd & (np.abs(green - np.median(green[part])) < SAME_COLOUR[1])
+        for hue, ok in zip(hues, measured, strict=True):
+            if ok[part].all():  # this hue is measured all over the seed
+                alike &= np.abs(hue - np.median(hue[part])) < SAME_COLOUR[0]
+        _, regions = cv2.connectedComponents((alike | part).astype(np.uint8), connectivity=8)
+        covered |= np.isin(regions, np.unique(regions[part]))
+    return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
+
+def outline_contrast(image: Floats, maps: SheetMaps) -> Floats:
+    """Per cell, how much its printed outline shows (log units): the median over its six edges
+    of how far the line differs from either side of it (a darker line or a bare seam alike)."""
+    shade = np.asarray(cv2.transform(image, np.full((1, 3), 1.0 / 3.0, np.float32)), np.float32)
+
+    def sample(points: Floats) -> Floats:
+        flat = points.reshape(-1, 1, 2)
+        values = cv2.remap(
+            shade, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        return np.log(np.maximum(values.reshape(points.shape[:-1]), 1.0))
+
+    on, left, right = (sample(points) for points in maps.outline)
+    step = np.abs((0.5 * (left + right) - on).mean(axis=2))  # C x 6
+    return np.asarray(np.median(step, axis=1), np.float32)
+
+
+def smooth_blobs(image: Floats, clipped: Mask, maps: SheetMaps, reads: list[Read]) -> Mask:
+    """Cells under a cup on the island: SMOOTH_GROUP or more adjacent cells read alike (one
+    pencil, or bare paper), none showing its printed outline, and the cells read alike around
+    them (the cup's rim).
+
+    A pencil's colour hides the outline only where it lies over it, so a cell read as a pencil
+    whose outline is fainter than NO_OUTLINE is suspect. Bare paper shows its outline as the
+    blur allows: a bare cell is suspect when its outline is much fainter than the sheet's other
+    bare cells show theirs (a white cup is as plain as paper), unless the sensor clips it there
+    (the line is lost in the paper's white).
+    """
+    contrast = outline_contrast(image, maps)
+    count = len(reads)
+    ys, xs = maps.spots
+    near_clipping = (image[ys, xs] >= NEAR_CLIPPING).any(axis=1) | clipped[ys, xs].any(axis=1)
+    bright = np.bincount(maps.owner, near_clipping, count) / np.bincount(
+        maps.owner, minlength=count
+    )
+    bare = np.array([read.problem is None and read.value is None for read in reads])
+    typical = float(np.median(contrast[bare])) if bare.sum() >= LEAST_BARE else 0.0
+    plain = np.array([read.value is not None for read in reads]) & (contrast < NO_OUTLINE)
+    plain |= bare & (contrast < FAINT_OUTLINE * typical) & (bright < MOST_BRIGHT)
+    inside = np.zeros(len(reads), bool)
+    done = np.zeros(len(reads), bool)
+    for start in np.nonzero(plain)[0]:
+        if done[start]:
+            continue
+        group, todo = [], [int(start)]
+        done[start] = True
+        while todo:
+            k = todo.pop()
+            group.append(k)
+            for n in maps.neighbours[k]:
+                if plain[n] and not done[n] and reads[n].value == reads[k].value:
+                    done[n] = True
+                    todo.append(n)
+        if len(group) >= SMOOTH_GROUP:
+            colour = reads[group[0]].value
+            rim = [n for k in group for n in maps.neighbours[k] if reads[n].value == colour]
+            inside[group + rim] = True
+    return inside
+
+
+def _roughness(image: Floats) -> Floats:
+    """Per pixel, the largest standard deviation of a channel over a SMOOTH_MM window (linear
+    units: the sensor's noise is, and dark surfaces are no rougher than bright ones)."""
+    size = (round(SMOOTH_MM * SHEET_PPM),) * 2
+    mean = cv2.blur(image, size)
+    spread = cv2.blur(image * image, size) - mean * mean
+    return np.asarray(np.sqrt(np.maximum(spread, 0.0)).max(axis=2), np.float32)
+
+
+def _outlines_show(lines: Floats, part: Mask, maps: SheetMaps) -> bool:
+    """Whether the printed outlines stand out inside ``part``: the line response on them
+    against its spread clear of them, as a t statistic."""
+    on, off = lines[part & maps.on_line], lines[part & maps.off_line]
+    if len(on) < LEAST_LINE_PX or len(off) < LEAST_LINE_PX:
+        return True  # too little of the grid to tell: not taken for a cup
+    spread = float(off.std()) + 1e-6
+    return bool((on.mean() - off.mean()) / (spread / np.sqrt(len(on))) >= OUTLINES_SHOW)
+
+
+def smooth_objects(
+    image: Floats, clipped: Mask, seen: Mask, white: Floats, maps: SheetMaps
+) -> Mask:
+    """Where a smooth surface lies over the sheet: regions as smooth as bare paper but of
+    another hue than the paper's (``white``: its colour, per channel) or darker than the
+    brightest paper around, larger than LEAST_OBJECT, with no outline showing through."""
+    rough = _roughness(image)
+    measured = ~clipped.any(axis=2)
+    quiet = maps.margin & seen & measured
+    around = rough[quiet] if quiet.sum() > LEAST_LINE_PX else rough
+    noise = max(float(np.median(around)), QUIETEST)
+    blue, green, red = log_planes(image)
+    hue = np.maximum(
+        np.abs(blue - green - float(np.log(white[0] / white[1]))),
+        np.abs(red - green - float(np.log(white[2] / white[1]))),
+    )
+    shade = (blue + green + red) / 3.0
+    lit = cv2.dilate(
+        cv2.GaussianBlur(shade, (0, 0), 3.0 * SHEET_PPM), np.ones((LIT_MM, LIT_MM), np.uint8)
+    )
+    lit = cv2.GaussianBlur(lit, (0, 0), 15.0 * SHEET_PPM)
+    smooth = (rough < ROUGHER * noise) & seen
+    odd = smooth & (((hue > OTHER_HUE) & measured) | (shade < lit - DARKER))
+    odd = cv2.morphologyEx(odd.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=4)
+    lines = np.asarray(
+        cv2.GaussianBlur(shade, (0, 0), LINE_BLUR_MM * SHEET_PPM) - shade, np.float32
+    )
+    over = np.zeros(odd.shape, bool)
+    for label in range(1, count):
+        if stats[label, cv2.CC_STAT_AREA] < LEAST_OBJECT * SHEET_PPM * SHEET_PPM:
+            continue
+        part = labels == label
+        if not _outlines_show(lines, part, maps):
+            over |= part
+    return cv2.dilate(over.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
+
+def covered_cells(
+    image: Floats,
+    clipped: Mask,
+    white: Floats,
+    paper: Floats,
+    seen: Mask,
+    maps: SheetMaps,
+    reads: list[Read],
+) -> Mask:
+    """Per cell, whether a hand or a cup lies over it (``white``: the paper's white at every
+    pixel; ``paper``: its colour, per channel)."""
+    count = len(maps.names)
+    whole = maps.whole >= 0
+    over = covering(image, clipped, white, seen, maps) | smooth_objects(
+        image, clipped, seen, paper, maps
+    )
+    area = np.maximum(np.bincount(maps.whole[whole], minlength=count), 1)
+    share = np.bincount(maps.whole[whole], over[whole], count) / area
+    return smooth_blobs(image, clipped, maps, reads) | (share >= COVERED_SHARE)

@@ -1,0 +1,155 @@
+"""An Isle of Colors sheet at 1 mm per pixel: where its cells lie, which of their pixels are
+read, where only paper is printed, and its printed grid (to align on, and to tell whether its
+outlines show)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.layout.geometry import Hexagon
+from vision.layout.model import QUIET_MM, Layout
+
+Floats = NDArray[np.float32]
+Mask = NDArray[np.bool_]
+
+SHEET_PPM = 1.0  # the sheet is read at 1 mm per pixel (the scanner rectifies it so)
+COARSE_PPM = 0.5  # and first aligned at 2 mm
+INNER = 0.72  # the part of a cell read: its outline and a neighbour's overshoot stay outside
+EDGE_BLUR_MM = 1.0
+# Points sampled along each edge of a cell's outline, and how far to either side of it.
+LINE_SAMPLES = 14
+LINE_SIDE_MM = 1.5
+# Of the blurred grid's peak: on an outline, and well clear of every outline.
+LINE_SHARE, CLEAR_SHARE = 0.5, 0.05
+
+
+@dataclass(frozen=True)
+class SheetMaps:
+    """What is fixed for one sheet at SHEET_PPM: where its cells lie, which of their pixels are
+    read, where bare paper is printed, and the printed grid to align on."""
+
+    shape: tuple[int, int]
+    cells: tuple[tuple[int, int], ...]
+    names: tuple[str, ...]
+    centres: NDArray[np.float64]  # C x 2 mm
+    neighbours: tuple[tuple[int, ...], ...]
+    spots: tuple[NDArray[np.intp], NDArray[np.intp]]  # inner pixels read (rows, columns)
+    owner: NDArray[np.intp]  # their cell
+    offsets: Floats  # N x 2: their place in the cell (cm from its centre)
+    whole: NDArray[np.int32]  # px -> the cell whose hexagon holds it, or -1
+    unprinted: Mask  # px where nothing but paper and the cells' outlines is printed
+    margin: Mask  # unprinted px off the island by more than a neighbour's overshoot
+    grid: Floats  # the printed hexagons' outlines, blurred
+    coarse_grid: Floats  # the same at COARSE_PPM
+    on_line: Mask  # px on a printed outline
+    off_line: Mask  # px well clear of every outline
+    # Points along each cell's printed outline (px, C x 6 edges x samples x 2), and the same
+    # points moved off the line to either side.
+    outline: tuple[Floats, Floats, Floats]
+
+
+def _hexagons(layout: Layout) -> list[tuple[tuple[int, int], Hexagon]]:
+    out = []
+    for region in layout.regions:
+        if region.role == "cell" and isinstance(region.shape, Hexagon):
+            row, col = (int(v) for v in region.name.split()[1].split(","))
+            out.append(((row, col), region.shape))
+    return out
+
+
+def disc(mm: float) -> NDArray[np.uint8]:
+    """A round structuring element ``mm`` across at SHEET_PPM."""
+    size = max(1, round(mm * SHEET_PPM))
+    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)), np.uint8)
+
+
+def _outline_samples(hexagons: list[Hexagon]) -> tuple[Floats, Floats, Floats]:
+    """Points along each edge of every hexagon (clear of its corners), on the line and
+    LINE_SIDE_MM to either side of it, in pixels."""
+    along = np.linspace(0.15, 0.85, LINE_SAMPLES)[None, None, :, None]
+    corners = np.array([h.corners() for h in hexagons])  # C x 6 x 2
+    edge = np.roll(corners, -1, axis=1) - corners
+    normal = np.stack([-edge[..., 1], edge[..., 0]], axis=-1)
+    normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
+    on = corners[:, :, None, :] + along * edge[:, :, None, :]
+    side = LINE_SIDE_MM * normal[:, :, None, :]
+    scale = np.float32(SHEET_PPM)
+    return (
+        (on * scale).astype(np.float32),
+        ((on + side) * scale).astype(np.float32),
+        ((on - side) * scale).astype(np.float32),
+    )
+
+
+def sheet_maps(layout: Layout) -> SheetMaps:
+    """The maps of ``layout``'s sheet (built once per sheet: they never change)."""
+    hexagons = _hexagons(layout)
+    shape = (round(layout.size[1] * SHEET_PPM), round(layout.size[0] * SHEET_PPM))
+    inner = np.full(shape, -1, np.int32)
+    whole = np.full(shape, -1, np.int32)
+    grid = np.zeros(shape, np.float32)
+    shift = 4  # fractional bits of sub-pixel drawing
+    for i, (_, hexagon) in enumerate(hexagons):
+        corners = np.array(hexagon.corners())
+        centre = np.array([hexagon.cx, hexagon.cy])
+        part = centre + (corners - centre) * INNER
+        cv2.fillPoly(inner, [np.round(part * SHEET_PPM).astype(np.int32)], i)
+        cv2.fillPoly(whole, [np.round(corners * SHEET_PPM).astype(np.int32)], i)
+        points = np.round(corners * SHEET_PPM * (1 << shift)).astype(np.int32)
+        cv2.polylines(grid, [points], True, 1.0, 1, cv2.LINE_AA, shift)
+    centres = np.array([(h.cx, h.cy) for _, h in hexagons])
+    pitch = np.sqrt(3.0) * hexagons[0][1].r
+    apart = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    neighbours = tuple(
+        tuple(np.nonzero(np.abs(d - pitch) < 0.1 * pitch)[0].tolist()) for d in apart
+    )
+    ys, xs = np.nonzero(inner >= 0)
+    keep = (ys % 2 == 0) & (xs % 2 == 0)  # pixels 1 mm apart say much the same
+    ys, xs = ys[keep], xs[keep]
+    owner = inner[ys, xs].astype(np.intp)
+    offsets = np.stack([xs / SHEET_PPM - centres[owner, 0], ys / SHEET_PPM - centres[owner, 1]], 1)
+    unprinted = np.ones(shape, bool)
+    for marker in layout.markers:
+        ring = marker.rect.inset(-QUIET_MM - 2.0)
+        x0, y0 = max(0, int(ring.x * SHEET_PPM)), max(0, int(ring.y * SHEET_PPM))
+        x1, y1 = int((ring.x + ring.w) * SHEET_PPM) + 1, int((ring.y + ring.h) * SHEET_PPM) + 1
+        unprinted[y0:y1, x0:x1] = False
+    unprinted[-round(8 * SHEET_PPM) :] = False  # the label along the bottom edge
+    edge = round(3 * SHEET_PPM)
+    unprinted[:edge], unprinted[:, :edge], unprinted[:, -edge:] = False, False, False
+    island = cv2.dilate((whole >= 0).astype(np.uint8), disc(6.0)) > 0
+    blurred = np.asarray(cv2.GaussianBlur(grid, (0, 0), EDGE_BLUR_MM * SHEET_PPM), np.float32)
+    return SheetMaps(
+        shape,
+        tuple(c for c, _ in hexagons),
+        tuple(f"cell ({r},{c})" for (r, c), _ in hexagons),
+        centres,
+        neighbours,
+        (ys, xs),
+        owner,
+        (offsets / 10.0).astype(np.float32),
+        whole,
+        unprinted,
+        unprinted & ~island,
+        blurred,
+        coarse(blurred),
+        blurred > LINE_SHARE * blurred.max(),
+        blurred < CLEAR_SHARE * blurred.max(),
+        _outline_samples([h for _, h in hexagons]),
+    )
+
+
+def coarse(image: Floats) -> Floats:
+    """``image`` at COARSE_PPM, each pixel the mean of those it covers."""
+    h, w = image.shape[:2]
+    size = (round(w * COARSE_PPM / SHEET_PPM), round(h * COARSE_PPM / SHEET_PPM))
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.float32)
+
+
+def log_planes(image: Floats) -> list[Floats]:
+    """The log of each channel (floored: noise in the dark says nothing of hue)."""
+    return [np.asarray(plane, np.float32) for plane in cv2.split(cv2.log(np.maximum(image, 8.0)))]
