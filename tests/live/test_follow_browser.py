@@ -5,26 +5,16 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 from waitress.server import create_server
 
 from companion.table.session import Created
-from tests.web.test_browser import ARGS, CHROMIUM, WAIT_MS  # skips this module without Chromium
+from tests.chromium import WAIT_MS
 from web import create_app
 
 ISLE = {"conditions": {"green": "grass", "blue": "river", "brown": "caves", "red": "town"}}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
 
 
 def test_the_live_scoreboard_follows_the_demo_to_its_next_game(

@@ -1,13 +1,8 @@
-"""Real browsers on a real server: Debian's Chromium driven by Playwright.
-
-Skipped only where Chromium is missing and this is not CI; in CI a missing browser fails.
-"""
+"""Real browsers on a real server: Debian's Chromium driven by Playwright (tests/chromium.py)."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -15,38 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page, expect
+from waitress.server import create_server
 
+from tests.chromium import WAIT_MS
 from tests.web.conftest import PLAYERS, SEAT
 from web import create_app
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-WAIT_MS = 15_000
-
-if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
-    if os.environ.get("CI"):
-        raise RuntimeError(f"the browser tests need Chromium at {CHROMIUM} (apt: chromium)")
-    pytest.skip("Chromium is not installed (apt: chromium)", allow_module_level=True)
-
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
-from waitress.server import create_server  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

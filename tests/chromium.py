@@ -1,0 +1,40 @@
+"""Real browsers for the tests: Debian's Chromium, headless, driven by Playwright.
+
+Tests that use the ``browser`` fixture (tests/conftest.py) are skipped only where Chromium is
+missing and this is not CI; in CI a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 15_000
+
+
+def launched_chromium() -> Iterator[Browser]:
+    """Chromium for as long as the caller holds it (skips, or fails in CI, without it)."""
+    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
+        if os.environ.get("CI"):
+            raise RuntimeError(f"the browser tests need Chromium at {CHROMIUM} (apt: chromium)")
+        pytest.skip("Chromium is not installed (apt: chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
