@@ -13,6 +13,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from companion.errors import AtelierError, SourceError
 from vision.images import Image, to_gray
@@ -118,9 +119,15 @@ class MarkerDetector:
         self._detector = cv2.aruco.ArucoDetector(dictionary.aruco, params)
 
     def detect(self, image: Image) -> list[Marker]:
-        corners, ids, _rejected = self._detector.detectMarkers(to_gray(image))
+        return self.detect_with_rejected(image)[0]
+
+    def detect_with_rejected(self, image: Image) -> tuple[list[Marker], list[NDArray[np.float64]]]:
+        """The markers found, and the square outlines found but not decoded (each 4 x 2 image
+        pixels, clockwise): where a blurred or small marker may still be named by its look."""
+        corners, ids, rejected = self._detector.detectMarkers(to_gray(image))
+        outlines = [np.asarray(quad, np.float64).reshape(4, 2) for quad in rejected]
         if ids is None:
-            return []
+            return [], outlines
         found = [
             Marker(
                 int(marker_id),
@@ -129,4 +136,4 @@ class MarkerDetector:
             )
             for marker_id, quad in zip(ids.ravel(), corners, strict=True)
         ]
-        return sorted(found, key=lambda m: m.id)
+        return sorted(found, key=lambda m: m.id), outlines

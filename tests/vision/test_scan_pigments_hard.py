@@ -1,23 +1,28 @@
-"""Pigment Lab palettes in hard photos: each pan is lined up with its print, chips are read
-against the light on their own well, shade cards are known by their face when their marker is
-too blurred to read, and whatever lies over a slot or a place is refused, never guessed."""
+"""Pigment Lab palettes in hard photos: a palette seen by one marker is placed by its print,
+each pan is lined up with its print, chips are read against the light on their own well, shade
+cards are known by their face when their marker is too blurred to read, and whatever lies over a
+slot or a place is refused, never guessed."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from companion.samples import random_position
-from vision.benchmark import TRUTH
+from vision.benchmark import TRUTH, hidden_components
 from vision.draw import draw_layout
+from vision.images import Image
+from vision.layout.boards import PAN_ORDER
 from vision.layout.catalogue import layouts
-from vision.layout.geometry import Circle
+from vision.layout.geometry import Circle, Rect
 from vision.layout.inks import INKS
 from vision.layout.model import Layout
 from vision.render.envelope import Difficulty
@@ -26,6 +31,7 @@ from vision.render.renderer import Renderer, RenderOptions
 from vision.scan.colours import WhiteBalance
 from vision.scan.context import BoardContext
 from vision.scan.readers.pigments import PigmentsReader
+from vision.scan.readers.pigments_pose import palette_print, placed_by_print
 from vision.scan.rectify import Rectified
 from vision.scan.registration import Sighting
 from vision.scan.scanner import Observation, Scanner
@@ -40,13 +46,38 @@ CHIPS = {
     "large binder 1": "binder",
 }
 
-Scanned = tuple[dict[str, Any], Observation]
+
+@dataclass(frozen=True)
+class Scanned:
+    """A seeded random hard render: its truth, what an occluder hides part of, and what the
+    scanner saw."""
+
+    truth: dict[str, Any]
+    hidden: frozenset[str]
+    seen: Observation
+
+    def misread(self) -> list[str]:
+        """The components in plain view that were not read right without a problem."""
+        (board,) = self.seen.boards
+        reads = {c.component: (c.value, c.problem) for c in board.components}
+        return [
+            name
+            for name, value in self.truth.items()
+            if name not in self.hidden and reads.get(name) != (value, None)
+        ]
+
+    def decoded(self) -> set[int]:
+        """The ids of the palette's markers that the detector decoded."""
+        (board,) = self.seen.boards
+        (key,) = board.boards
+        ids = {m.id for m in next(lay for lay in layouts("pigments") if lay.key == key).markers}
+        return {m.id for m in self.seen.markers} & ids
 
 
 @pytest.fixture(scope="module")
 def hard() -> Callable[[int], Scanned]:
-    """The truth of a seeded random hard render and what the scanner saw in it (each seed
-    rendered and scanned once)."""
+    """What the scanner saw in a seeded random hard render (each seed rendered and scanned
+    once)."""
     renderer, scanner = Renderer(), Scanner()
     scanner.prepare()
 
@@ -55,7 +86,11 @@ def hard() -> Callable[[int], Scanned]:
         position = random_position("pigments", random.Random(seed))
         options = RenderOptions(seed, Difficulty.HARD)
         rendering = renderer.render(plan_table(position, "x"), options)
-        return TRUTH["pigments"](position), scanner.scan(rendering.image, "pigments")
+        return Scanned(
+            TRUTH["pigments"](position),
+            hidden_components(rendering.truth, "pigments"),
+            scanner.scan(rendering.image, "pigments"),
+        )
 
     return scanned
 
@@ -127,24 +162,27 @@ def test_a_palette_far_from_where_its_one_marker_puts_it_is_refused(dx: float, d
 def test_chips_in_a_cups_shadow_are_read_against_the_light_on_their_well(
     hard: Callable[[int], Scanned],
 ) -> None:
-    truth, seen = hard(16)
-    assert (truth["medium-1 window 1"], truth["medium-1 window 2"]) == ("ultramarine", "FeO(OH)")
+    scan = hard(16)
+    assert (scan.truth["medium-1 window 1"], scan.truth["medium-1 window 2"]) == (
+        "ultramarine",
+        "FeO(OH)",
+    )
     for slot in ("medium-1 window 1", "medium-1 window 2"):
-        assert read(seen, slot) == (truth[slot], None)
+        assert read(scan.seen, slot) == (scan.truth[slot], None)
 
 
 def test_a_binder_chip_in_deep_shadow_is_not_taken_for_white(
     hard: Callable[[int], Scanned],
 ) -> None:
-    truth, seen = hard(55)
-    assert truth["large window 2"] == "binder"
-    assert read(seen, "large window 2") == ("binder", None)
+    scan = hard(55)
+    assert scan.truth["large window 2"] == "binder"
+    assert read(scan.seen, "large window 2") == ("binder", None)
 
 
 def test_an_empty_card_place_under_a_shadow_is_read_empty(hard: Callable[[int], Scanned]) -> None:
-    truth, seen = hard(56)
-    assert truth["shade medium-1"] is None
-    assert read(seen, "shade medium-1") == (None, None)
+    scan = hard(56)
+    assert scan.truth["shade medium-1"] is None
+    assert read(scan.seen, "shade medium-1") == (None, None)
 
 
 @pytest.mark.parametrize(
@@ -154,30 +192,174 @@ def test_an_empty_card_place_under_a_shadow_is_read_empty(hard: Callable[[int], 
 def test_shade_cards_whose_marker_is_too_blurred_to_read_are_known_by_their_face(
     hard: Callable[[int], Scanned], seed: int, places: dict[str, str]
 ) -> None:
-    truth, seen = hard(seed)
+    scan = hard(seed)
     cards = {str(c.content["shade"]): c for c in layouts("pigments") if c.kind == "shade"}
-    decoded = {marker.id for marker in seen.markers}
+    decoded = {marker.id for marker in scan.seen.markers}
     for place, shade in places.items():
-        assert truth[place] == shade
+        assert scan.truth[place] == shade
         assert cards[shade].markers[0].id not in decoded  # no marker to go by
-        assert read(seen, place) == (shade, None)
+        assert read(scan.seen, place) == (shade, None)
 
 
 def test_a_cup_over_a_slot_is_refused_not_read_as_a_chip(hard: Callable[[int], Scanned]) -> None:
     # A red cup stands over the large pan's first binder slot, where a white chip lies.
-    truth, seen = hard(43)
-    assert truth["large binder 1"] == "TiO2"
-    assert read(seen, "large binder 1") == (
+    scan = hard(43)
+    assert scan.truth["large binder 1"] == "TiO2"
+    assert read(scan.seen, "large binder 1") == (
         None,
         "large binder 1: covered (the well around it is hidden)",
     )
     # The rest of the pan, in plain view, is read.
-    assert read(seen, "large window 1") == (truth["large window 1"], None)
+    assert read(scan.seen, "large window 1") == (scan.truth["large window 1"], None)
 
 
 @pytest.mark.parametrize("seed", [16, 43, 55, 56, 84, 99])
 def test_nothing_is_read_wrong_on_hard_renders(hard: Callable[[int], Scanned], seed: int) -> None:
-    truth, seen = hard(seed)
-    (board,) = seen.boards
-    sure = [c for c in board.components if not c.problem and c.component in truth]
-    assert [c.component for c in sure if c.value != truth[c.component]] == []
+    scan = hard(seed)
+    (board,) = scan.seen.boards
+    sure = [c for c in board.components if not c.problem and c.component in scan.truth]
+    assert [c.component for c in sure if c.value != scan.truth[c.component]] == []
+
+
+@pytest.mark.parametrize("seed", [81, 2033])
+def test_a_palette_seen_by_one_marker_is_placed_by_its_print(
+    hard: Callable[[int], Scanned], seed: int
+) -> None:
+    # Its one decoded marker alone put each of these palettes 6 to 9 cm off at its far end.
+    scan = hard(seed)
+    assert len(scan.decoded()) == 1
+    assert scan.misread() == []
+
+
+def test_a_marker_too_blurred_to_decode_confirms_a_placement_by_print(
+    hard: Callable[[int], Scanned],
+) -> None:
+    # A hand and a cup hide most of the pans. The decoded marker and the print in view place
+    # the board; the marker at its other end, too blurred to decode, shows where that puts it:
+    # the slots and card places in view are read.
+    scan = hard(5231)
+    assert scan.decoded() == {99}
+    assert scan.misread() == []
+    assert read(scan.seen, "shade small") == ("ochre", None)
+
+
+Disc = tuple[tuple[int, int], int]
+
+
+def tilted_palette(cover: Disc | None = None) -> tuple[Image, Sighting, NDArray[np.float64]]:
+    """A palette photographed tilted (on a brown table, a little blurred), with its true
+    homography, and its sighting by marker 99 alone, whose corners were detected under a pixel
+    off: right at that marker, over a centimetre off at the far end. ``cover``: a grey disc
+    (centre, radius in pixels) over it."""
+    layout = palette()
+    ppm = 4.0
+    corners = np.array([(0, 0), (layout.size[0], 0), layout.size, (0, layout.size[1])])
+    quad = np.array([(300, 180), (980, 220), (1040, 760), (250, 700)])
+    true = cv2.getPerspectiveTransform(corners.astype(np.float32), quad.astype(np.float32))
+    image = np.full((960, 1280, 3), (60, 100, 150), np.uint8)
+    to_mm = np.diag([1 / ppm, 1 / ppm, 1.0])
+    cv2.warpPerspective(
+        draw_layout(layout, ppm),
+        true @ to_mm,
+        (1280, 960),
+        image,
+        borderMode=cv2.BORDER_TRANSPARENT,
+    )
+    if cover is not None:
+        cv2.circle(image, *cover, (200, 200, 200), -1)
+    image = np.asarray(cv2.GaussianBlur(image, (0, 0), 1.2), np.uint8)
+    marker = np.array(next(m for m in layout.markers if m.id == 99).rect.corners(), np.float32)
+    seen = cv2.perspectiveTransform(marker[:, None], true)[:, 0]
+    seen += np.array([(0.8, -0.6), (-0.7, 0.5), (0.6, 0.7), (-0.5, -0.8)], np.float32)
+    one = cv2.getPerspectiveTransform(marker, seen)
+    return image, Sighting(layout, np.asarray(one, np.float64), (99,), 0.0), true.astype(np.float64)
+
+
+def pan_errors(homography: NDArray[np.float64], true: NDArray[np.float64]) -> list[float]:
+    """How far (mm) ``homography`` puts each pan's centre from where it lies."""
+    pans = [palette().region(f"pan {name}").shape for name, _ in PAN_ORDER]
+    centres = np.array([[pan.centre for pan in pans if isinstance(pan, Rect)]])
+    seen = cv2.perspectiveTransform(centres, true)
+    back = cv2.perspectiveTransform(seen, np.linalg.inv(homography))[0]
+    return [round(float(e), 1) for e in np.hypot(*(back - centres[0]).T)]
+
+
+def test_a_one_marker_placement_is_corrected_by_the_print() -> None:
+    image, board, true = tilted_palette()
+    assert min(pan_errors(board.homography, true)) > 10.0
+    placed = placed_by_print(image, board, palette_print(board.layout))
+    assert max(pan_errors(placed.homography, true)) < 1.0
+    # Every marker shows where the print puts the board, though only one was decoded.
+    assert placed.marker_ids == (96, 97, 98, 99)
+
+
+def test_a_palette_whose_print_is_hidden_stays_where_its_marker_put_it() -> None:
+    image, board, _ = tilted_palette(cover=((700, 420), 420))  # all but its left edge
+    placed = placed_by_print(image, board, palette_print(board.layout))
+    assert np.allclose(placed.homography, board.homography)
+    # Nor does any other marker show where that one put the board.
+    assert placed.marker_ids == (99,)
+
+
+def test_an_empty_slot_in_a_cups_shadow_beside_its_rim_is_read_empty(
+    hard: Callable[[int], Scanned],
+) -> None:
+    # A yellow cup of coffee stands beside the slot: its rim lies over part of the well around
+    # the ring, and its shadow darkens the slot more than the well left in view.
+    scan = hard(5090)
+    assert scan.truth["medium-2 window 2"] is None
+    assert read(scan.seen, "medium-2 window 2") == (None, None)
+
+
+@pytest.mark.parametrize("seed, slot", [(5084, "large binder 2"), (5124, "small binder 1")])
+def test_a_white_cup_over_an_empty_slot_is_not_taken_for_the_bare_well(
+    hard: Callable[[int], Scanned], seed: int, slot: str
+) -> None:
+    # Half the well around the slot still shows; the cup over the slot is far lighter than it.
+    scan = hard(seed)
+    assert scan.truth[slot] is None
+    assert slot in scan.hidden
+    assert read(scan.seen, slot) == (None, f"{slot}: neither a chip nor the empty well")
+
+
+def test_middle_pans_are_lined_up_when_an_end_pan_matches_only_fairly(
+    hard: Callable[[int], Scanned],
+) -> None:
+    # A hand over the large pan: it matches its print only fairly, and millimetres off. The
+    # middle pans, lined up themselves rather than on the line to it, are read.
+    scan = hard(5172)
+    assert read(scan.seen, "medium-2 window 1") == ("FeO(OH)", None)
+    assert scan.misread() == []
+    assert read(scan.seen, "large window 2") == (
+        None,
+        "large window 2: covered (the well around it is hidden)",
+    )
+
+
+def test_an_empty_card_place_whose_outline_is_blurred_is_read_empty(
+    hard: Callable[[int], Scanned],
+) -> None:
+    # Strong motion blur leaves little of the place's thin printed outline.
+    scan = hard(5215)
+    assert scan.truth["shade small"] is None
+    assert read(scan.seen, "shade small") == (None, None)
+
+
+def test_a_card_under_a_white_cup_is_not_taken_for_a_bare_place(
+    hard: Callable[[int], Scanned],
+) -> None:
+    # The cup's bottom looks like bare paper, but the place's outline does not show through it.
+    scan = hard(5088)
+    assert scan.truth["shade medium-1"] == "azure"
+    assert read(scan.seen, "shade medium-1") == (
+        None,
+        "shade medium-1: covered, or a card whose marker cannot be read",
+    )
+
+
+def test_markers_seen_by_their_look_confirm_a_placement_only_across_the_board() -> None:
+    # The right half of the board is hidden; placed right, its top left marker shows, but on
+    # the same side as the decoded one it says nothing of how the board lies across.
+    image, board, true = tilted_palette(cover=((1000, 480), 320))
+    placed = placed_by_print(image, replace(board, homography=true), palette_print(board.layout))
+    assert placed.marker_ids == (99,)

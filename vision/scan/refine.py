@@ -1,4 +1,5 @@
-"""A board seen by one or two of its markers, its homography refitted with the pieces on it.
+"""A board seen by one or two of its markers, its homography refitted with the pieces on it and
+the other boards on the table.
 
 One or two markers at one end of a board fix the board's position and turn well, but hardly its
 perspective: a small square barely shows how the plane recedes, so places at the far end can be
@@ -8,6 +9,11 @@ homography so that each piece marker is an exact square of its printed size, at 
 turn of its own on the board, pins the perspective down. Blur pulls every detected corner a
 little towards its marker's centre, which alone would read as markers lying further away; the
 fit allows for that pull, the same for every marker in the photo.
+
+Another board on the same table, fixed by three or four markers of its own, shows the table's
+perspective far better than any piece: it is fitted in the same way, as one rigid body at a
+position and turn of its own, its markers where its own homography puts them (a fit over markers
+far apart, which spreads blur's pull over the whole board rather than over each marker).
 
 The fit also says how well it knows the board: the covariance of its homography, from which
 ``uncertainty_mm`` tells how far any point of the board may be off.
@@ -28,33 +34,37 @@ NEAR_BOARD = 0.05  # pieces this far outside the board (a share of its size) may
 SHRINK_PX, SHRINK_SD = 0.8, 0.5  # blur shrinks detected markers by about this (px, per corner)
 OUTLIER_PX = 3.0  # a piece marker fitting worse than this does not lie flat (a piece held up)
 CORNER_PX = 1.0  # how far a detected marker corner may be off, for the fit's uncertainty
+NEIGHBOUR_MARKERS = 3  # another board seen by this many of its markers fixes the table's plane
 
 Array = NDArray[np.float64]
 
 
 @dataclass(frozen=True)
 class _Problem:
-    """The board's marker corners (mm, px) and each piece's marker corners (its own mm, px)."""
+    """The board's marker corners (mm, px), and the marker corners of every body lying on the
+    same table (a piece, or another board), each in the body's own mm and in px."""
 
     board_mm: Array  # B x 2
     board_px: Array  # B x 2
-    piece_mm: Array  # P x 4 x 2
-    piece_px: Array  # P x 4 x 2
+    body_mm: Array  # M x 2, every four points one marker's corners
+    body_px: Array  # M x 2
+    body: NDArray[np.intp]  # M: the body each point belongs to
+    bodies: int
+    pulled: Array  # B + M: 1 where a point is a detected corner, which blur pulls inwards
 
     def residuals(self, params: Array) -> tuple[Array, Array]:
         """Image residuals (px) of every corner, and their Jacobian with respect to the
-        parameters: the homography's eight (h33 = 1), then each piece's turn and offset."""
+        parameters: the homography's eight (h33 = 1), then each body's turn and offset."""
         h = params[:8]
         shrink = params[-1]
-        pieces = len(self.piece_mm)
-        theta = params[8::3][:pieces]
-        offset = np.stack([params[9::3][:pieces], params[10::3][:pieces]], axis=1)
+        theta = params[8::3][: self.bodies][self.body]
+        offset = np.stack([params[9::3][: self.bodies], params[10::3][: self.bodies]], 1)
         c, s = np.cos(theta), np.sin(theta)
-        turn = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)  # P x 2 x 2
+        turn = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)  # M x 2 x 2
         turn_d = np.stack([np.stack([-s, -c], -1), np.stack([c, -s], -1)], -2)
-        on_board = np.einsum("pij,pkj->pki", turn, self.piece_mm) + offset[:, None, :]
-        points = np.concatenate([self.board_mm, on_board.reshape(-1, 2)])
-        targets = np.concatenate([self.board_px, self.piece_px.reshape(-1, 2)])
+        on_board = np.einsum("mij,mj->mi", turn, self.body_mm) + offset[self.body]
+        points = np.concatenate([self.board_mm, on_board])
+        targets = np.concatenate([self.board_px, self.body_px])
         x, y = points[:, 0], points[:, 1]
         w = h[6] * x + h[7] * y + 1.0
         u = (h[0] * x + h[1] * y + h[2]) / w
@@ -63,22 +73,24 @@ class _Problem:
         # Blur pulls every detected corner a little towards its marker's centre.
         centres = seen.reshape(-1, 4, 2).mean(axis=1, keepdims=True)
         inward = (centres - seen.reshape(-1, 4, 2)).reshape(-1, 2)
-        inward /= np.maximum(np.linalg.norm(inward, axis=1, keepdims=True), 1e-9)
+        inward *= self.pulled[:, None] / np.maximum(
+            np.linalg.norm(inward, axis=1, keepdims=True), 1e-9
+        )
         residual = seen + shrink * inward - targets
         n = len(points)
         jac = np.zeros((n, 2, len(params)))
         one, zero = np.ones(n), np.zeros(n)
         jac[:, 0, :8] = np.stack([x, y, one, zero, zero, zero, -u * x, -u * y], 1) / w[:, None]
         jac[:, 1, :8] = np.stack([zero, zero, zero, x, y, one, -v * x, -v * y], 1) / w[:, None]
-        # How each image point moves with the board point it comes from, for the pieces' own
+        # How each image point moves with the board point it comes from, for the bodies' own
         # parameters.
         du = np.stack([(h[0] - u * h[6]) / w, (h[1] - u * h[7]) / w], 1)
         dv = np.stack([(h[3] - v * h[6]) / w, (h[4] - v * h[7]) / w], 1)
-        d_point = np.stack([du, dv], 1)[len(self.board_mm) :].reshape(pieces, 4, 2, 2)
-        d_theta = np.einsum("pij,pkj->pki", turn_d, self.piece_mm)  # P x 4 x 2
-        rows = len(self.board_mm) + 4 * np.arange(pieces)[:, None] + np.arange(4)  # P x 4
-        cols = 8 + 3 * np.arange(pieces)[:, None]  # P x 1
-        jac[rows, :, cols] = np.einsum("pkij,pkj->pki", d_point, d_theta)
+        d_point = np.stack([du, dv], 1)[len(self.board_mm) :]  # M x 2 x 2
+        d_theta = np.einsum("mij,mj->mi", turn_d, self.body_mm)
+        rows = len(self.board_mm) + np.arange(len(self.body))
+        cols = 8 + 3 * self.body
+        jac[rows, :, cols] = np.einsum("mij,mj->mi", d_point, d_theta)
         jac[rows, :, cols + 1] = d_point[..., 0]
         jac[rows, :, cols + 2] = d_point[..., 1]
         jac[:, :, -1] = inward
@@ -134,54 +146,93 @@ def _covariance(jac: Array) -> Array:
     return np.asarray(np.linalg.pinv(normal)[:8, :8] * CORNER_PX**2, np.float64)
 
 
-def _on_board(
-    board: Sighting, pieces: Sequence[Sighting]
-) -> tuple[list[Array], list[Array], list[tuple[float, float, float]]]:
-    """The pieces lying on the board: their marker corners (own mm, px) and pose on the board."""
+@dataclass(frozen=True)
+class _Body:
+    """A rigid body lying on the board's table: its marker corners (own mm, px) and its pose on
+    the board to start the fit from."""
+
+    mm: Array  # K x 2
+    px: Array  # K x 2
+    pose: tuple[float, float, float]
+    pulled: bool  # its corners in px are as detected (blur pulls them in), not a board's fit
+
+
+def _body(board: Sighting, mm: Array, px: Array, pulled: bool) -> _Body:
+    return _Body(mm, px, _pose(mm, board.to_component(px)), pulled)
+
+
+def _on_board(board: Sighting, pieces: Sequence[Sighting]) -> list[_Body]:
+    """The pieces lying on the board, by their markers."""
     width, height = board.layout.size
     margin = NEAR_BOARD * max(width, height)
-    piece_mm, piece_px, poses = [], [], []
+    bodies = []
     for piece in pieces:
         corners = np.array(piece.layout.markers[0].rect.corners(), np.float64)
-        corners_px = piece.to_image(corners)
-        on_board = board.to_component(corners_px)
-        cx, cy = on_board.mean(axis=0)
+        body = _body(board, corners, piece.to_image(corners), pulled=True)
+        cx, cy = board.to_component(body.px).mean(axis=0)
         if -margin <= cx <= width + margin and -margin <= cy <= height + margin:
-            piece_mm.append(corners)
-            piece_px.append(corners_px)
-            poses.append(_pose(corners, on_board))
-    return piece_mm, piece_px, poses
+            bodies.append(body)
+    return bodies
 
 
-def refine(board: Sighting, pieces: Sequence[Sighting]) -> Sighting:
-    """The board's sighting refitted with the markers of the pieces lying on it (a piece that
-    does not lie flat is left out), with the covariance of its homography."""
+def _neighbours(board: Sighting, others: Sequence[Sighting]) -> list[_Body]:
+    """The other boards on the table whose own markers fix them well, by their seen markers."""
+    bodies = []
+    for other in others:
+        if (
+            other.layout.key == board.layout.key
+            or len(other.marker_ids) < NEIGHBOUR_MARKERS
+            or not other.error_px <= OUTLIER_PX
+        ):
+            continue
+        seen = [m for m in other.layout.markers if m.id in other.marker_ids]
+        corners = np.array([c for m in seen for c in m.rect.corners()], np.float64)
+        bodies.append(_body(board, corners, other.to_image(corners), pulled=False))
+    return bodies
+
+
+def _problem(board_mm: Array, board_px: Array, bodies: Sequence[_Body]) -> _Problem:
+    return _Problem(
+        board_mm,
+        board_px,
+        np.concatenate([np.zeros((0, 2)), *(b.mm for b in bodies)]),
+        np.concatenate([np.zeros((0, 2)), *(b.px for b in bodies)]),
+        np.repeat(np.arange(len(bodies)), [len(b.mm) for b in bodies]).astype(np.intp),
+        len(bodies),
+        np.concatenate(
+            [np.ones(len(board_mm)), *(np.full(len(b.mm), float(b.pulled)) for b in bodies)]
+        ),
+    )
+
+
+def refine(
+    board: Sighting, pieces: Sequence[Sighting], boards: Sequence[Sighting] = ()
+) -> Sighting:
+    """The board's sighting refitted with the markers of the pieces lying on it and of the other
+    ``boards`` on the same table (a piece that does not lie flat is left out), with the
+    covariance of its homography."""
     seen = [m for m in board.layout.markers if m.id in board.marker_ids]
     board_mm = np.array([c for m in seen for c in m.rect.corners()], np.float64)
-    piece_mm, piece_px, poses = _on_board(board, pieces)
+    board_px = board.to_image(board_mm)
+    bodies = _on_board(board, pieces) + _neighbours(board, boards)
     h = (board.homography / board.homography[2, 2]).ravel()[:8]
-    keep = list(range(len(poses)))
     while True:
-        problem = _Problem(
-            board_mm,
-            board.to_image(board_mm),
-            np.array([piece_mm[i] for i in keep]).reshape(-1, 4, 2),
-            np.array([piece_px[i] for i in keep]).reshape(-1, 4, 2),
-        )
-        start = np.concatenate([h, np.array([poses[i] for i in keep]).ravel(), [SHRINK_PX]])
-        if not keep:
+        problem = _problem(board_mm, board_px, bodies)
+        start = np.concatenate([h, np.array([b.pose for b in bodies]).ravel(), [SHRINK_PX]])
+        if not bodies:
             # The board's own markers alone: keep its fit, and say how uncertain it is.
             _, jac = problem.residuals(start)
             return replace(board, covariance=_covariance(jac))
         params, residual, jac = _solve(problem, start)
-        per_piece = residual[2 * len(board_mm) : -1].reshape(len(keep), 8)
-        misfit = np.sqrt((per_piece**2).mean(axis=1) * 2)
+        per_point = (residual[2 * len(board_mm) : -1].reshape(-1, 2) ** 2).sum(axis=1)
+        counts = np.bincount(problem.body, minlength=len(bodies))
+        misfit = np.sqrt(np.bincount(problem.body, per_point, len(bodies)) / counts)
         worst = int(np.argmax(misfit))
         if misfit[worst] <= OUTLIER_PX:
             homography = np.append(params[:8], 1.0).reshape(3, 3)
             error = float(np.sqrt((residual[:-1] ** 2).mean() * 2))
             return Sighting(board.layout, homography, board.marker_ids, error, _covariance(jac))
-        keep.pop(worst)
+        bodies.pop(worst)
 
 
 def uncertainty_mm(sighting: Sighting, point_mm: tuple[float, float]) -> float:

@@ -23,7 +23,7 @@ from companion.errors import AtelierError
 from companion.observation import BoardObservation
 from vision.draw import draw_layout
 from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefined_dictionary
-from vision.images import Image
+from vision.images import Image, to_gray
 from vision.layout.catalogue import marker_index
 from vision.layout.model import Layout
 from vision.scan.context import BoardContext, piece_on_board, white_of
@@ -31,11 +31,12 @@ from vision.scan.readers.colorfield import ColorFieldReader
 from vision.scan.readers.isle import IsleReader
 from vision.scan.readers.paintings import PaintingsReader
 from vision.scan.readers.pigments import PigmentsReader
+from vision.scan.readers.second_look import Rescue
 from vision.scan.readers.tables import ArtRowReader, MarketReader
 from vision.scan.rectify import rectify
 from vision.scan.reference import find_reference, read_patches
 from vision.scan.refine import refine
-from vision.scan.registration import Sighting, register
+from vision.scan.registration import Registration, Sighting, register
 
 MAX_DETECT_SIDE = 4000  # larger photos are searched for markers at this size, then read in full
 MIN_SIDE = 16  # smaller images hold nothing to read
@@ -61,6 +62,9 @@ SHARED_KINDS = {("paintings", "art-row"), ("pigments", "market")}
 # Boards read from their pieces' markers alone, never by colour: light that blows out their
 # print (or white cards lying over it) cannot change what they say.
 READ_BY_MARKERS = {("paintings", "mat")}
+# Markers named by their look where the detector outlined them but could not decode them
+# (measured on hard Paintings photos: see ``vision.scan.readers.second_look``).
+RESCUED_KINDS = {("paintings", "mat"), ("paintings", "art-card")}
 # Boards whose reader measures the paper's white itself, channel by channel where the sensor
 # clips, and refuses only what clipping leaves unreadable.
 OWN_EXPOSURE = {("isle", "sheet")}
@@ -100,6 +104,7 @@ class Scanner:
         self.pigments = PigmentsReader()
         self.art_row = ArtRowReader()
         self.market = MarketReader()
+        self.rescue = Rescue(RESCUED_KINDS)
 
     def prepare(self) -> None:
         """Draw every board's printed face now rather than on first sight (for a live camera or
@@ -148,13 +153,19 @@ class Scanner:
 
     def _detect(self, image: Image) -> list[Marker]:
         longest = max(image.shape[:2])
-        if longest <= MAX_DETECT_SIDE:
-            return self.detector.detect(image)
-        scale = MAX_DETECT_SIDE / longest
-        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        scale = min(1.0, MAX_DETECT_SIDE / longest)
+        if scale < 1.0:
+            image = np.asarray(
+                cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
+            )
+        gray = to_gray(image)
+        markers, outlines = self.detector.detect_with_rejected(gray)
+        markers += self.rescue.markers(gray, outlines, {m.id for m in markers})
+        if scale == 1.0:
+            return markers
         return [
             Marker(m.id, m.dictionary, tuple((x / scale, y / scale) for x, y in m.corners))
-            for m in self.detector.detect(np.asarray(small, np.uint8))
+            for m in markers
         ]
 
     def scan(self, image: Image, game: str | None = None) -> Observation:
@@ -177,7 +188,7 @@ class Scanner:
             if (b.layout.game, b.layout.kind) in READ_KINDS
             and (game is None or b.layout.game == game)
         ]
-        read = [self._read_board(image, board, registration.pieces, correction) for board in boards]
+        read = [self._read_board(image, board, registration, correction) for board in boards]
         mats = [o for o in read if o.game == "paintings" and o.kind == "player"]
         observations = _merge_paintings(mats) + [o for o in read if o not in mats]
         observations.sort(key=lambda o: (o.game, o.player or 0, o.boards))
@@ -205,11 +216,14 @@ class Scanner:
         self,
         image: Image,
         board: Sighting,
-        pieces: Sequence[Sighting],
+        registration: Registration,
         correction: ColourCorrection | None,
     ) -> BoardObservation:
+        pieces = registration.pieces
         if len(board.marker_ids) <= 2:
-            board = refine(board, pieces)
+            board = refine(board, pieces, registration.boards)
+        if (board.layout.game, board.layout.kind) == ("pigments", "palette"):
+            board = self.pigments.place(image, board)
         layout = board.layout
         problems: list[str] = []
         if board.error_px > MAX_FIT_ERROR_PX:
@@ -291,6 +305,14 @@ def _merge_paintings(read: Sequence[BoardObservation]) -> list[BoardObservation]
     merged = []
     for seat, mats in seats.items():
         mats.sort(key=lambda m: int(m.position["painting"]))
+        numbers = {int(m.position["painting"]) for m in mats}
+        # Paintings are made in order: a later painting's mat in view means every earlier one
+        # is on the table too, its mat not found.
+        unseen = tuple(
+            f"painting {n}: its mat is not in view"
+            for n in range(1, max(numbers))
+            if n not in numbers
+        )
         merged.append(
             BoardObservation(
                 "paintings",
@@ -298,7 +320,7 @@ def _merge_paintings(read: Sequence[BoardObservation]) -> list[BoardObservation]
                 tuple(k for m in mats for k in m.boards),
                 {"game": "paintings", "paintings": [m.position["cards"] for m in mats]},
                 min(m.confidence for m in mats),
-                tuple(p for m in mats for p in m.problems),
+                unseen + tuple(p for m in mats for p in m.problems),
                 tuple(r for m in mats for r in m.components),
             )
         )

@@ -1,11 +1,13 @@
 """Pigment Lab palette board: the chip in every pan slot and the shade card under each pan.
 
-Each pan is first lined up with its print: a board seen by one or two of its markers can be
-misplaced by millimetres far from them. A chip is then read against its own surroundings, the
-dark well of its pan, which lies in the same light: an empty slot looks like the well around it,
-a chip does not, and a chip's colour is matched with the printed chip inks at a brightness that
-may differ from the well's only as much as shadows, highlights and blur make it. A shade card is
-known by its marker, or else by its face, and a place without one by its print showing bare.
+A palette seen by one marker alone, which may place it centimetres off, is first placed by its
+print (``pigments_pose``). Each pan is then lined up with its print: a board seen by one or two
+of its markers can be misplaced by millimetres far from them. A chip is then read against its
+own surroundings, the dark well of its pan, which lies in the same light: an empty slot looks
+like the well around it, a chip does not, and a chip's colour is matched with the printed chip
+inks at a brightness that may differ from the well's only as much as shadows, highlights and
+blur make it. A shade card is known by its marker, or else by its face, and a place without one
+by its print showing bare.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from numpy.typing import NDArray
 from companion.games.pigments.model import PanSize
 from companion.observation import ComponentRead as Read
 from vision.draw import draw_layout
+from vision.images import Image
 from vision.layout.boards import PAN_ORDER
 from vision.layout.catalogue import layouts
 from vision.layout.geometry import Circle, Rect
@@ -29,6 +32,8 @@ from vision.layout.model import Layout
 from vision.scan.colours import rgb_to_lab, to_lab
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import CERTAIN, MIN_SEEN, single_piece
+from vision.scan.readers.pigments_pose import PalettePrint, palette_print, placed_by_print
+from vision.scan.registration import Sighting
 
 CHIPS = ("Fe2O3", "FeO(OH)", "ultramarine", "TiO2", "binder")
 
@@ -64,10 +69,13 @@ ONE_COLOUR = 0.5
 BLEED_DELTA_E = 12.0
 MAX_BLEED = 0.1
 
-# Empty: the middle has the well's hue (a*b* distance) and about its lightness (log luminance
-# ratio); a chip differs clearly in hue or is much lighter. Between the two is a problem.
+# Empty: the middle has the hue (a*b* distance) and about the lightness (log luminance ratio) of
+# the well-coloured part of the well around it: a cup's rim or coffee beside the ring must not
+# change what the bare well looks like. Darker than that, the well lies in a deeper shadow than
+# its surroundings: no chip is both that dark and of the well's slate hue. A chip differs from
+# the well around clearly in hue or is much lighter. Between the two is a problem.
 EMPTY_AB = 7.0
-EMPTY_LOG_Y = (-1.0, 0.65)
+EMPTY_LOG_Y = (-1.3, 0.65)
 CHIP_AB = 11.0
 CHIP_LOG_Y = 0.8
 # A chip's brightness against its well's: shadows, highlights and blur keep it within this
@@ -86,7 +94,9 @@ PLACE_MARGIN_MM = 3.0
 RELATIVE_SMOOTH_MM = 3.0
 MARKS_SMOOTH_MM = 0.8
 MARKS_REACH_MM = 1.5
-MARKS_VISIBLE = 0.32
+# Bare places in plain view correlate 0.36 and up (one, under strong motion blur, 0.32); a place
+# holding a card that looks bare (a white cup over it) at most 0.13: the threshold lies between.
+MARKS_VISIBLE = 0.25
 BARE_INSET = 0.1  # of the place's width: the middle of the place, away from its outline
 BARE_AB = 10.0
 BARE_RELATIVE = 0.85
@@ -202,6 +212,17 @@ class PigmentsReader:
         self.cards = tuple(c for c in layouts("pigments") if c.kind == "shade")
         self._faces: dict[float, CardFaces] = {}
         self._guides: dict[tuple[str, float], Guide] = {}
+        self._prints: dict[str, PalettePrint] = {}
+
+    def place(self, image: Image, board: Sighting) -> Sighting:
+        """The palette where its print lies, when one marker alone placed it (and may have
+        placed it centimetres off); else as its markers placed it."""
+        if len(board.marker_ids) != 1:
+            return board
+        key = board.layout.key
+        if key not in self._prints:
+            self._prints[key] = palette_print(board.layout)
+        return placed_by_print(image, board, self._prints[key])
 
     def read(self, ctx: BoardContext) -> dict[str, Any]:
         guide = self._guide(ctx)
@@ -232,24 +253,32 @@ class PigmentsReader:
 
     def _shifts(self, ctx: BoardContext, guide: Guide) -> dict[str, Shift | None]:
         """Each pan's shift from where the board's markers put it. The error of a board's
-        registration changes smoothly across it, so when both end pans line up the middle
-        ones lie on the line between them; otherwise every pan is lined up, and one that
-        cannot be (much of it hidden) takes the shift its lined-up neighbours point to. None:
-        no pan lined up, or a shift beyond the reach of lining up."""
+        registration changes smoothly across it, so when both end pans line up beyond doubt
+        the middle ones lie on the line between them; otherwise every pan is lined up, and one
+        that cannot be (much of it hidden) takes the shift its lined-up neighbours point to.
+        None: no pan lined up, or a shift beyond the reach of lining up."""
         pans = [pan for pan, _ in PAN_ORDER]
         ends = (pans[0], pans[-1])
         found = {pan: _align(ctx, guide.pans[pan][0]) for pan in ends}
-        if any(found[pan][2] < ALIGNED for pan in ends):
+        # An end that lines up only fairly may have matched a hand or a cup half over it: the
+        # middle pans are then lined up too, to tell.
+        if any(found[pan][2] < ALIGN_SURE for pan in ends):
             found |= {pan: _align(ctx, guide.pans[pan][0]) for pan in pans[1:-1]}
         xs = {pan: _rect(ctx.board.layout, f"pan {pan}").centre[0] for pan in pans}
         good = {
             pan: (xs[pan], dx, dy) for pan, (dx, dy, score) in found.items() if score >= ALIGNED
         }
-        # A pan lined up far from where the others put it may have matched something else (a
-        # hand or a cup over part of it): the least sure of those is not lined up after all,
-        # and so on while three or more remain.
+        # A pan lined up far from where the others put it, and unlike any of them, may have
+        # matched something else (a hand or a cup over part of it): the least sure of those is
+        # not lined up after all, and so on while three or more remain. (A line through two
+        # neighbouring pans, drawn on to a far one, takes their small errors far too: a pan
+        # lined up like another is no stray.)
         while len(good) >= 3:
-            astray = [pan for pan in good if _miss(good, pan) > ALIGN_AGREE_MM]
+            astray = [
+                pan
+                for pan in good
+                if _miss(good, pan) > ALIGN_AGREE_MM and not _like_another(good, pan)
+            ]
             if not astray:
                 break
             del good[min(astray, key=lambda pan: found[pan][2])]
@@ -315,16 +344,17 @@ class PigmentsReader:
     def _read_slot(self, view: SlotView, hue: Floats) -> SlotRead:
         if len(view.centre) < MIN_PIXELS or len(view.around) < MIN_PIXELS:
             return SlotRead(None, 0.0, "too little of it seen")
-        well_share = _well_share(view.around, hue)
+        well = _well_coloured(view.around, hue)
+        well_share = float(np.mean(well))
         if well_share < WELL_SHOWS:
             return SlotRead(None, 0.0, "covered (the well around it is hidden)")
         if _one_colour(view.centre_bgr) < ONE_COLOUR:
             return SlotRead(None, 0.0, "covered, or two colours across it")
         middle, around = _median(view.centre), _median(view.around)
-        apart = float(np.hypot(middle[1] - around[1], middle[2] - around[2]))
-        light = float(np.log(_luminance(float(middle[0])) / _luminance(float(around[0]))))
+        apart, light = _difference(middle, _median(view.around[well]))
         if apart <= EMPTY_AB and EMPTY_LOG_Y[0] <= light <= EMPTY_LOG_Y[1]:
             return SlotRead(None, min(CERTAIN, 0.5 + well_share / 2))
+        apart, light = _difference(middle, around)
         if apart < CHIP_AB and light < CHIP_LOG_Y:
             return SlotRead(None, 0.0, "neither a chip nor the empty well")
         bleed = np.sqrt(((view.around - middle) ** 2).sum(axis=1)) <= BLEED_DELTA_E
@@ -519,6 +549,16 @@ def _miss(good: dict[str, tuple[float, float, float]], pan: str) -> float:
     return float(np.hypot(dx - expected[0], dy - expected[1])) if expected else 0.0
 
 
+def _like_another(good: dict[str, tuple[float, float, float]], pan: str) -> bool:
+    """Whether a lined-up pan's shift lies within ALIGN_AGREE_MM of another lined-up pan's."""
+    _, dx, dy = good[pan]
+    return any(
+        float(np.hypot(dx - odx, dy - ody)) <= ALIGN_AGREE_MM
+        for other, (_, odx, ody) in good.items()
+        if other != pan
+    )
+
+
 def _shift_between(good: list[tuple[float, float, float]], x: float) -> Shift | None:
     """The shift at ``x`` (mm across the board) from the pans lined up (x, dx, dy): on the line
     through them, the same as the only one, or None without any."""
@@ -647,15 +687,22 @@ def _window(
     return window, seen.reshape(-1)
 
 
-def _well_share(lab: Lab, hue: Floats) -> float:
-    """The share of ``lab`` that is well-coloured: dark, and of the wells' hue."""
+def _well_coloured(lab: Lab, hue: Floats) -> NDArray[np.bool_]:
+    """Which of ``lab`` are well-coloured: dark, and of the wells' hue."""
     a_reach, b_reach = WELL_AB
-    well = (
+    return np.asarray(
         (np.abs(lab[:, 1] - hue[0]) <= a_reach)
         & (np.abs(lab[:, 2] - hue[1]) <= b_reach)
         & (lab[:, 0] <= WELL_MAX_L)
     )
-    return float(np.mean(well))
+
+
+def _difference(colour: Lab, reference: Lab) -> tuple[float, float]:
+    """How far ``colour`` lies from ``reference`` in hue (a*b* distance) and in lightness (the
+    log of their luminances' ratio)."""
+    apart = float(np.hypot(colour[1] - reference[1], colour[2] - reference[2]))
+    light = float(np.log(_luminance(float(colour[0])) / _luminance(float(reference[0]))))
+    return apart, light
 
 
 def _median(samples: NDArray[np.float32]) -> NDArray[np.float32]:
