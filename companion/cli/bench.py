@@ -14,8 +14,18 @@ HELP = """\
 Measure the rules engines. Each row is a rate and its cost in units of a baseline measured in
 the same run (reading every edge of the same canvases once), so numbers compare across machines.
 
-example:
+live: the demo's games played in turn as a 1920x1080 video at 30 fps, every frame scanned on
+one core; a table per game on standard error, JSON on standard output: "games" (per game:
+frames, fps_sustained, keeps_up, frame_ms and frame_cpu_ms median/p95, latency_ms and
+latency_cpu_ms median/max from the first frame of a settled table to its event,
+accepting_frame_ms, commit_ms_median, events, changes, missed, wrong), "overall" (the same over
+the whole video), "wrong" (each wrong reading: game, frame, seat, why), "refused" (readings a
+table refused), "memory" (samples along the video, last_half_growth_mb, flat).
+
+examples:
   atelier bench rules --seconds 2
+  atelier bench live --minutes 2 --game isle --game pigments
+  atelier bench live --minutes 60          the hour-long soak
 """
 
 
@@ -32,7 +42,7 @@ def register(commands: Any) -> None:
         help="rules: the rules engines; markers: the fiducial family study; "
         "vision: scanning rendered boards with known truth; "
         "web: live viewers of one table on loopback; "
-        "live: the live camera loop on a rendered video of a scripted game",
+        "live: the live camera loop on a rendered video of the demo's games",
     )
     parser.add_argument(
         "--boards", type=int, default=20, help="vision: boards per game and difficulty"
@@ -71,9 +81,22 @@ def register(commands: Any) -> None:
         "--minutes",
         type=float,
         default=10.0,
-        help="web: minutes of scans for memory; live: minutes of video (default 10)",
+        help="web: minutes of scans for memory; live: minutes of video, the games at least "
+        "once through (default 10)",
     )
-    parser.add_argument("--turns", type=int, default=6, help="live: turns in the game (default 6)")
+    parser.add_argument(
+        "--turns",
+        type=int,
+        metavar="N",
+        help="live: at most N turns of each game (default: every turn the demo plays)",
+    )
+    parser.add_argument(
+        "--game",
+        action="append",
+        metavar="GAME",
+        help="live: a game of the demo to play (colorfield, paintings, isle, pigments); "
+        "repeat for more (default: every one, in the demo's order)",
+    )
     parser.add_argument(
         "--fps", type=float, default=30.0, help="live: the video's frame rate (default 30)"
     )

@@ -24,6 +24,7 @@ from vision.capture.sources import Source, camera, parse_source, video_file
 from vision.live.debug import debug_jpeg
 from vision.live.demo import DemoSource, demo_games
 from vision.live.loop import LiveLoop, LiveReader, Views
+from vision.live.scripts import Script
 from vision.live.stability import Accepted, Settings
 
 LIVE_GAME = "colorfield"  # the one game a table scores with nothing but what the camera sees
@@ -198,44 +199,98 @@ def live_view(play: LivePlay) -> Callable[[str], bytes | None]:
 
 
 def run_live_bench_command(args: argparse.Namespace) -> int:
-    """``atelier bench live``: the loop on one core over rendered video, events into a table."""
-    check_range(args.turns, 1, 100, "--turns")
+    """``atelier bench live``: the loop on one core over rendered video of the demo's games,
+    each game's events into a table of its own."""
+    if args.turns is not None:
+        check_range(args.turns, 1, 100, "--turns")
     check_range(args.minutes, 0, 600, "--minutes")
     check_range(args.fps, 1, 240, "--fps")
-    from vision.live.bench import run_live_bench
+    from vision.live.bench import bench_games, run_live_bench
+    from vision.live.demo import DEMO_GAMES
 
+    names = [game for game, _, _ in DEMO_GAMES]
+    for name in args.game or ():
+        if name not in names:
+            raise AtelierError(f"--game: unknown game {name!r} (one of {', '.join(names)})")
+    played = bench_games(len(DEMO_PLAYERS), args.game, args.turns)
     # One core, as promised by the measurement: the loop and OpenCV's own threads share it.
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     tty = sys.stderr.isatty()
 
     def progress(step: str) -> None:
         if tty:
-            print(f"\r{step:<40}", end="", file=sys.stderr, flush=True)
+            print(f"\r{step:<48}", end="", file=sys.stderr, flush=True)
 
+    refused: list[str] = []
     with tempfile.TemporaryDirectory() as folder:
         tables = Tables(Path(folder))
+
+        def table_for(script: Script) -> TableFeed:
+            created = tables.create(_setup(script.game, DEMO_PLAYERS, script.options))
+            return TableFeed(tables, created.table, _refusals(refused))
+
         try:
-            created = tables.create(
-                {"game": LIVE_GAME, "players": [{"name": name} for name in DEMO_PLAYERS]}
-            )
-            feed = TableFeed(tables, created.table, lambda _: None)
             results = run_live_bench(
-                feed, args.turns, args.minutes, args.seed, fps=args.fps, progress=progress
+                table_for, played, args.minutes, fps=args.fps, progress=progress
             )
         finally:
             tables.close()
+    results["refused"] = refused
     if tty:
         print(file=sys.stderr)
-    latency, frame = results["latency_ms"], results["frame_ms"]
-    memory = results["memory"]
+    print_live_bench(results)
+    return emit_json(results)
+
+
+def _refusals(into: list[str]) -> Callable[[str], None]:
+    """A table feed's report that keeps the readings its table refused (every other message
+    reports a scan event)."""
+
+    def report(message: str) -> None:
+        if not message.startswith("live: scan #"):
+            into.append(message)
+
+    return report
+
+
+def print_live_bench(results: dict[str, Any]) -> None:
+    """The benchmark's table for people, on standard error."""
     print(
         f"{results['frames']} frames ({results['video_seconds']} s of video at "
-        f"{results['video_fps']:g} fps, {results['size'][0]}x{results['size'][1]}): "
-        f"{results['fps_sustained']} fps sustained on one core (frame median {frame['median']} "
-        f"ms, p95 {frame['p95']} ms); settled table to event median {latency['median']} ms, "
-        f"max {latency['max']} ms; {results['events']} events for {results['changes']} changes, "
-        f"{results['missed']} missed, {len(results['wrong'])} wrong; memory "
-        f"{memory[0]['rss_mb']} MB -> {memory[-1]['rss_mb']} MB",
+        f"{results['video_fps']:g} fps, {results['size'][0]}x{results['size'][1]}), one core; "
+        f"load average {results['load_average'][0]} -> {results['load_average'][1]}",
         file=sys.stderr,
     )
-    return emit_json(results)
+    print(
+        f"{'':<11} {'':>6} {'':>5} {'frame ms':>13} {'cpu ms':>6} {'settled to event ms':>28}",
+        file=sys.stderr,
+    )
+    print(
+        f"{'game':<11} {'frames':>6} {'fps':>5} {'median / p95':>13} {'median':>6} "
+        f"{'median / max':>19} {'cpu max':>8} "
+        f"{'events':>6} {'changes':>7} {'missed':>6} {'wrong':>5}",
+        file=sys.stderr,
+    )
+    for name, row in [*((r["game"], r) for r in results["games"]), ("overall", results["overall"])]:
+        frame, latency = row["frame_ms"], row["latency_ms"]
+        print(
+            f"{name:<11} {row['frames']:>6} {row['fps_sustained']:>5} "
+            f"{frame['median']:>6}/{frame['p95']:>6} {row['frame_cpu_ms']['median']:>6} "
+            f"{latency['median']!s:>9}/{latency['max']!s:>9} {row['latency_cpu_ms']['max']!s:>8} "
+            f"{row['events']:>6} {row['changes']:>7} {row['missed']:>6} {row['wrong']:>5}",
+            file=sys.stderr,
+        )
+    memory = results["memory"]
+    verdict = "flat" if memory["flat"] else "NOT flat"
+    print(
+        f"memory {memory['start_mb']} MB -> {memory['end_mb']} MB; the last half added "
+        f"{memory['last_half_growth_mb']} MB: {verdict} (below {memory['flat_below_mb']} MB)",
+        file=sys.stderr,
+    )
+    for wrong in results["wrong"]:
+        print(
+            f"wrong: {wrong['game']} frame {wrong['frame']} seat {wrong['seat']}: {wrong['why']}",
+            file=sys.stderr,
+        )
+    for message in results["refused"]:
+        print(f"refused: {message}", file=sys.stderr)

@@ -267,6 +267,6 @@ def test_serve_help_explains_the_stability_settings() -> None:
     assert run.status == 0
     text = " ".join(run.stdout.split())
     assert "--settle SECONDS live: how long a board's reading must hold still" in text
-    assert "(0..10, default 0.12)" in text
+    assert "(0..10, default 0.06)" in text
     assert "--votes N live: how many recent clean frames vote" in text
     assert "(3..30, default 5)" in text

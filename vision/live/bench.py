@@ -1,28 +1,40 @@
-"""``atelier bench live``: the live loop over a rendered video of a scripted game, with truth.
+"""``atelier bench live``: the live loop over a rendered video of the demo's games, with truth.
 
-The video is the demo's game (hands over the boards while tiles are laid) rendered once per shot
-and played at a camera's frame rate, as long as asked (looping the game). Every frame is scanned
-on one core, one after another; times are taken on the video's own clock, so the measurement
-does not depend on keeping up in real time. Measured: the latency from the first frame of a
-settled table to its event (the video time until the accepting frame plus that frame's
-processing, the event's commit included); frames per second sustained; every accepted reading
-checked against the truth (a reading accepted while a hand was over its board, or different from
-what lies on the board, is wrong: the failure that must never happen); changes never accepted;
-the process's memory over the run.
+The video is the demo's: each chosen game played by its script (hands over the boards while they
+change), one game after another, round and round for as long as asked, each game played on a
+table of its own made as it starts. Every shot is rendered once and kept as its JPEG, decoded
+afresh each time it comes on screen, as a camera's frames would be. Every frame is scanned on one
+core, one after another; times are taken on the video's own clock, so what is accepted does not
+depend on keeping up in real time. Measured, game by game and over the whole video: the latency
+from the first frame of a settled table to its event (the video time until the accepting frame
+plus that frame's processing, the event's commit included); frames per second sustained; every
+accepted reading checked against the truth, component by component (a reading accepted while a
+hand was over its board, or different from what lies on the board, is wrong: the failure that
+must never happen); changes never accepted; the process's memory along the way, and whether it
+stayed flat.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
+
+from companion.observation import BoardObservation
+from vision.benchmark import TRUTH, Values
 from vision.capture.latest import Frame
 from vision.images import Image
-from vision.live.demo import Shot, scripted_game
+from vision.live.demo import FINAL_S, DemoGame, Shot, demo_games, shots_of
 from vision.live.loop import Accept, LiveReader, Views
+from vision.live.scripts import Script
 from vision.live.stability import Accepted, Settings
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
@@ -31,12 +43,134 @@ from vision.scan.scanner import Scanner
 
 BENCH_SIZE = (1920, 1080)
 BENCH_FPS = 30.0
-MEMORY_SAMPLES = 10
-Tiles = list[tuple[str, int]]
+MEMORY_SAMPLES = 60  # along the video, evenly spaced: one a minute over an hour
+# Memory counts as flat when the last half of the video adds less than this to the process's
+# resident size: above the sampling's own noise, below what half an hour adds when a board
+# picture is kept per event (some 500 of them) or a hundred bytes per frame.
+FLAT_MB = 5.0
+_ABSENT = object()  # a component one side names and the other does not
 
 
-def _tiles(position: dict[str, Any]) -> Tiles:
-    return [(space["tile"], space["rotation"]) for space in position["spaces"]]
+def bench_games(
+    players: int, names: Iterable[str] | None = None, turns: int | None = None
+) -> tuple[DemoGame, ...]:
+    """The demo's games named (all when None), in the demo's order, each cut to its first
+    ``turns`` turns when given: the same shots the demo shows, rendered with the same seeds."""
+    chosen = None if names is None else set(names)
+    games = []
+    for game in demo_games(players):
+        if chosen is not None and game.script.game not in chosen:
+            continue
+        if turns is not None and turns < len(game.script.turns):
+            script = dataclasses.replace(game.script, turns=game.script.turns[:turns])
+            game = DemoGame(script, game.seed, shots_of(script, FINAL_S))
+        games.append(game)
+    return tuple(games)
+
+
+@dataclass(frozen=True)
+class ShotTruth:
+    """What lies on the table in one shot, player by player (the table's position entries, in
+    seat order): the printed boards that show each one, its value component by component, and
+    which one a hand is over."""
+
+    game: str
+    boards: tuple[frozenset[str], ...]
+    values: tuple[Values, ...]
+    hand_over: int | None
+
+    @classmethod
+    def of(cls, game: str, shot: Shot) -> ShotTruth:
+        plan = plan_table({"table": list(shot.positions)}, "bench")
+        boards = tuple(frozenset(b.layout.key for b in group) for group in plan.groups)
+        hand = None
+        if shot.hand_over is not None:
+            key = plan.boards[shot.hand_over].layout.key
+            hand = next(i for i, keys in enumerate(boards) if key in keys)
+        values = tuple(TRUTH[game](position) for position in shot.positions)
+        return cls(game, boards, values, hand)
+
+    def player_of(self, observation: BoardObservation) -> int | None:
+        """The entry whose printed boards the reading was made from, or None."""
+        read = set(observation.boards)
+        return next((i for i, keys in enumerate(self.boards) if read and read <= keys), None)
+
+    def wrong(self, observation: BoardObservation) -> str | None:
+        """Why an accepted reading is wrong, or None when it is what lies on its board."""
+        player = self.player_of(observation)
+        if player is None:
+            return f"boards {', '.join(observation.boards)} are no player's on the table"
+        if player == self.hand_over:
+            return "accepted under a hand"
+        try:
+            read = TRUTH[self.game](observation.position)
+        except (KeyError, TypeError, ValueError):
+            return "read in a form the truth cannot be compared with"
+        truth = self.values[player]
+        names = truth.keys() | read.keys()
+        differ = sorted(n for n in names if read.get(n, _ABSENT) != truth.get(n, _ABSENT))
+        if differ:
+            return "read differently from the truth: " + ", ".join(differ)
+        return None
+
+
+def changed(before: ShotTruth, after: ShotTruth) -> int:
+    """How many players' boards differ between two shots."""
+    return sum(1 for a, b in zip(before.values, after.values, strict=True) if a != b)
+
+
+@dataclass
+class _Tally:
+    """One game's frames and readings as they are counted (or the whole video's)."""
+
+    frames: int = 0
+    frame_ms: list[float] = field(default_factory=list)
+    frame_cpu_ms: list[float] = field(default_factory=list)
+    latency_ms: list[float] = field(default_factory=list)
+    latency_cpu_ms: list[float] = field(default_factory=list)
+    accepting_ms: list[float] = field(default_factory=list)
+    commit_ms: list[float] = field(default_factory=list)
+    events: int = 0
+    changes: int = 0
+    missed: int = 0
+    wrong: int = 0
+
+    def row(self, video_fps: float) -> dict[str, Any]:
+        sustained = 1000 * self.frames / sum(self.frame_ms)
+        return {
+            "frames": self.frames,
+            "fps_sustained": round(sustained, 1),
+            # Latency is on the video's clock: what a live camera sees only when its frames are
+            # scanned as fast as they come.
+            "keeps_up": sustained >= video_fps,
+            "frame_ms": _spread(self.frame_ms),
+            "frame_cpu_ms": _spread(self.frame_cpu_ms),
+            "latency_ms": _worst(self.latency_ms),
+            "latency_cpu_ms": _worst(self.latency_cpu_ms),
+            "accepting_frame_ms": _worst(self.accepting_ms),
+            "commit_ms_median": _median(self.commit_ms),
+            "events": self.events,
+            "changes": self.changes,
+            "missed": self.missed,
+            "wrong": self.wrong,
+        }
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return round(statistics.median(values), 1) if values else None
+
+
+def _spread(values: Sequence[float]) -> dict[str, float | None]:
+    return {"median": _median(values), "p95": _percentile(values, 0.95)}
+
+
+def _worst(values: Sequence[float]) -> dict[str, float | None]:
+    return {"median": _median(values), "max": round(max(values), 1) if values else None}
+
+
+def _percentile(values: Sequence[float], share: float) -> float | None:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(share * len(ordered)))], 1) if ordered else None
 
 
 def _rss_mb() -> float:
@@ -46,119 +180,211 @@ def _rss_mb() -> float:
     return float("nan")
 
 
-def _percentile(values: Sequence[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+def memory_verdict(samples: Sequence[Mapping[str, float]]) -> dict[str, Any]:
+    """The samples, and whether the last half of the video added less than ``FLAT_MB``."""
+    last = samples[-1]
+    half = min(samples, key=lambda s: abs(s["frame"] - last["frame"] / 2))
+    growth = round(last["rss_mb"] - half["rss_mb"], 1)
+    return {
+        "samples": list(samples),
+        "start_mb": samples[0]["rss_mb"],
+        "end_mb": last["rss_mb"],
+        "last_half_growth_mb": growth,
+        "flat_below_mb": FLAT_MB,
+        "flat": growth < FLAT_MB,
+    }
 
 
-def _expected(shots: Sequence[Shot]) -> list[int]:
-    """For each shot, how many boards a settled table shows changed since the previous settled
-    shot; the game loops, so the first one follows the last."""
-    settled = [i for i, shot in enumerate(shots) if shot.hand_over is None]
-    counts = [0] * len(shots)
-    for at, index in enumerate(settled):
-        previous = shots[settled[at - 1]].positions
-        now = shots[index].positions
-        counts[index] = sum(1 for a, b in zip(previous, now, strict=True) if _tiles(a) != _tiles(b))
-    return counts
+@dataclass(frozen=True)
+class _Rendered:
+    """One game of the video: each shot's JPEG and truth, and the changes each shot brings."""
+
+    game: DemoGame
+    jpegs: tuple[bytes, ...]
+    truths: tuple[ShotTruth, ...]
+    owed: tuple[int, ...]  # every board for the opening, a game being new to its table
+
+
+def _render(
+    games: Sequence[DemoGame], size: tuple[int, int], progress: Callable[[str], None]
+) -> list[_Rendered]:
+    renderer = Renderer()
+    rendered = []
+    for game in games:
+        name = game.script.game
+        jpegs = []
+        for number, shot in enumerate(game.shots, 1):
+            progress(f"rendering {name} {number}/{len(game.shots)}")
+            plan = plan_table({"table": list(shot.positions)}, "bench")
+            options = RenderOptions(game.seed, Difficulty.MEDIUM, size, hand_over=shot.hand_over)
+            jpegs.append(renderer.render(plan, options).jpeg)
+        truths = tuple(ShotTruth.of(name, shot) for shot in game.shots)
+        rendered.append(_Rendered(game, tuple(jpegs), truths, _owed(game.shots, truths)))
+    return rendered
+
+
+def _owed(shots: Sequence[Shot], truths: Sequence[ShotTruth]) -> tuple[int, ...]:
+    """For each shot, how many boards it shows changed since the last settled table."""
+    owed = [len(truths[0].values)]
+    settled = truths[0]
+    for shot, truth in zip(shots[1:], truths[1:], strict=True):
+        if shot.hand_over is not None:
+            owed.append(0)
+        else:
+            owed.append(changed(settled, truth))
+            settled = truth
+    return tuple(owed)
+
+
+def _decode(data: bytes) -> Image:
+    return np.asarray(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), np.uint8)
+
+
+class _Run:
+    """The video played frame by frame through one reader, counted game by game."""
+
+    def __init__(
+        self,
+        rendered: Sequence[_Rendered],
+        table_for: Callable[[Script], Accept],
+        reader: LiveReader,
+        fps: float,
+    ) -> None:
+        self.rendered = rendered
+        self.table_for = table_for
+        self.reader = reader
+        self.fps = fps
+        # One time round, frame by frame: (game, shot).
+        self.timeline = [
+            (g, s)
+            for g, played in enumerate(rendered)
+            for s, shot in enumerate(played.game.shots)
+            for _ in range(round(shot.seconds * fps))
+        ]
+        self.tallies = [_Tally() for _ in rendered]
+        self.wrong: list[dict[str, Any]] = []
+        self._commit_ms: list[float] = []
+        self._image: Image | None = None
+        self._shown: tuple[int, int] | None = None
+        self._shot_start = 0
+        self._owed = 0  # changes the shot on screen brings
+        self._right = 0  # and how many of them were accepted rightly
+
+    def frame(self, number: int) -> None:
+        game, shot = self.timeline[number % len(self.timeline)]
+        if (game, shot) != self._shown:
+            self._next_shot(number, game, shot)
+        assert self._image is not None
+        tally = self.tallies[game]
+        self._commit_ms.clear()
+        wall, cpu = time.perf_counter(), time.process_time()
+        accepted = self.reader.process(Frame(self._image, number + 1, number / self.fps))
+        spent, spent_cpu = (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
+        tally.frames += 1
+        tally.frame_ms.append(spent)
+        tally.frame_cpu_ms.append(spent_cpu)
+        tally.commit_ms.extend(self._commit_ms)
+        if accepted:
+            tally.accepting_ms.append(spent)
+        waited = (number - self._shot_start) / self.fps * 1000
+        for found in accepted:
+            tally.events += 1
+            if self._right_reading(found.observation, game, shot, number):
+                tally.latency_ms.append(waited + spent)
+                tally.latency_cpu_ms.append(waited + spent_cpu)
+
+    def _right_reading(
+        self, observation: BoardObservation, game: int, shot: int, number: int
+    ) -> bool:
+        """Whether an accepted reading is what lies on its board; a wrong one is recorded."""
+        truth = self.rendered[game].truths[shot]
+        why = truth.wrong(observation)
+        if why is None:
+            self._right += 1
+            return True
+        self.tallies[game].wrong += 1
+        seat = observation.player
+        self.wrong.append({"game": truth.game, "frame": number, "seat": seat, "why": why})
+        return False
+
+    def finish(self) -> None:
+        """Count the changes the last shot shown brought and never had accepted."""
+        if self._shown is not None:
+            self.tallies[self._shown[0]].missed += max(0, self._owed - self._right)
+
+    def _next_shot(self, number: int, game: int, shot: int) -> None:
+        self.finish()
+        played = self.rendered[game]
+        if shot == 0:
+            self.reader.restart(self._timed(self.table_for(played.game.script)))
+        self._owed, self._right = played.owed[shot], 0
+        self.tallies[game].changes += self._owed
+        self._shown, self._shot_start = (game, shot), number
+        self._image = _decode(played.jpegs[shot])
+
+    def _timed(self, commit: Accept) -> Accept:
+        def timed_commit(accepted: Sequence[Accepted], views: Views) -> None:
+            start = time.perf_counter()
+            commit(accepted, views)
+            self._commit_ms.append((time.perf_counter() - start) * 1000)
+
+        return timed_commit
+
+
+_SAMPLED = ("frame_ms", "frame_cpu_ms", "latency_ms", "latency_cpu_ms", "accepting_ms", "commit_ms")
+
+
+def _whole(tallies: Iterable[_Tally]) -> _Tally:
+    whole = _Tally()
+    for tally in tallies:
+        for name in _SAMPLED:
+            getattr(whole, name).extend(getattr(tally, name))
+        for name in ("frames", "events", "changes", "missed", "wrong"):
+            setattr(whole, name, getattr(whole, name) + getattr(tally, name))
+    return whole
 
 
 def run_live_bench(
-    commit: Accept,
-    turns: int,
+    table_for: Callable[[Script], Accept],
+    games: Sequence[DemoGame],
     minutes: float,
-    seed: int,
     size: tuple[int, int] = BENCH_SIZE,
     fps: float = BENCH_FPS,
     settings: Settings | None = None,
     progress: Callable[[str], None] = lambda _: None,
+    scanner: Scanner | None = None,
 ) -> dict[str, Any]:
+    """Play ``games`` in turn as a video of ``minutes`` (once through at least), each game
+    played into the table ``table_for`` makes for its script as the game starts."""
     settings = settings or Settings()
-    shots = scripted_game(seed, players=2, turns=turns)
-    renderer = Renderer()
-    images: list[Image] = []
-    for number, shot in enumerate(shots, 1):
-        progress(f"rendering shot {number}/{len(shots)}")
-        plan = plan_table({"table": list(shot.positions)}, "bench")
-        options = RenderOptions(seed, Difficulty.MEDIUM, size, hand_over=shot.hand_over)
-        images.append(renderer.render(plan, options).image)
-    timeline = [i for i, shot in enumerate(shots) for _ in range(round(shot.seconds * fps))]
-    total = max(len(timeline), round(minutes * 60 * fps))
-    expected = _expected(shots)
-
-    commit_ms: list[float] = []
-
-    def timed_commit(accepted: Sequence[Accepted], views: Views) -> None:
-        start = time.perf_counter()
-        commit(accepted, views)
-        commit_ms.append((time.perf_counter() - start) * 1000)
-
-    scanner = Scanner()
+    rendered = _render(games, size, progress)
+    scanner = scanner or Scanner()
     scanner.prepare()
-    reader = LiveReader(timed_commit, settings, scanner)
-    frame_ms: list[float] = []
-    latency_ms: list[float] = []
-    wrong: list[str] = []
-    events = 0
-    wanted = 0
-    missed = 0
+    run = _Run(rendered, table_for, LiveReader(lambda _a, _v: None, settings, scanner), fps)
+    total = max(len(run.timeline), round(minutes * 60 * fps))
+    load = os.getloadavg()[0]
     memory: list[dict[str, float]] = []
-    shot_start = 0
-    accepted_in_shot = 0
-    owed = 0  # changes the shot on screen brings
     for number in range(total):
-        shot_index = timeline[number % len(timeline)]
-        if number == 0 or shot_index != timeline[(number - 1) % len(timeline)]:
-            missed += max(0, owed - accepted_in_shot)
-            # The very first frame shows every board for the first time.
-            owed = len(shots[shot_index].positions) if number == 0 else expected[shot_index]
-            shot_start, accepted_in_shot = number, 0
-            wanted += owed
-        shot = shots[shot_index]
-        start = time.perf_counter()
-        accepted = reader.process(Frame(images[shot_index], number + 1, number / fps))
-        spent = (time.perf_counter() - start) * 1000
-        frame_ms.append(spent)
-        for found in accepted:
-            events += 1
-            accepted_in_shot += 1
-            board = (found.observation.player or 0) - 1
-            truth = shot.positions[board] if 0 <= board < len(shot.positions) else None
-            if shot.hand_over is not None and shot.hand_over == board:
-                wrong.append(f"frame {number}: seat {board + 1} accepted under a hand")
-            elif truth is None or _tiles(found.observation.position) != _tiles(truth):
-                wrong.append(f"frame {number}: seat {board + 1} read differently from the truth")
-            else:
-                latency_ms.append((number - shot_start) / fps * 1000 + spent)
+        run.frame(number)
         if number % max(1, total // MEMORY_SAMPLES) == 0 or number == total - 1:
-            memory.append({"frame": number, "rss_mb": round(_rss_mb(), 1)})
-            progress(f"frame {number + 1}/{total}")
-    missed += max(0, owed - accepted_in_shot)
+            sample = {"frame": number, "video_s": number / fps, "rss_mb": _rss_mb()}
+            memory.append({k: round(v, 1) for k, v in sample.items()})
+        if number % max(1, round(fps)) == 0:
+            progress(f"frame {number + 1}/{total}, {_rss_mb():.1f} MB")
+    run.finish()
     return {
         "suite": "live",
         "size": list(size),
         "video_fps": fps,
         "frames": total,
         "video_seconds": round(total / fps, 1),
-        "settings": {
-            "hold_s": settings.hold_s,
-            "window": settings.window,
-            "min_frames": settings.min_frames,
-            "max_change": settings.max_change,
-        },
-        "fps_sustained": round(1000 * len(frame_ms) / sum(frame_ms), 1),
-        "frame_ms": {
-            "median": round(statistics.median(frame_ms), 1),
-            "p95": round(_percentile(frame_ms, 0.95), 1),
-        },
-        "latency_ms": {
-            "median": round(statistics.median(latency_ms), 1) if latency_ms else None,
-            "max": round(max(latency_ms), 1) if latency_ms else None,
-        },
-        "commit_ms_median": round(statistics.median(commit_ms), 1) if commit_ms else None,
-        "events": events,
-        "changes": wanted,
-        "missed": missed,
-        "wrong": wrong,
-        "memory": memory,
+        "settings": dataclasses.asdict(settings),
+        "load_average": [round(load, 2), round(os.getloadavg()[0], 2)],
+        "games": [
+            {"game": r.game.script.game, "turns": len(r.game.script.turns), **t.row(fps)}
+            for r, t in zip(rendered, run.tallies, strict=True)
+        ],
+        "overall": _whole(run.tallies).row(fps),
+        "wrong": run.wrong,
+        "memory": memory_verdict(memory),
     }

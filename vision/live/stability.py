@@ -23,9 +23,10 @@ Signature = tuple[tuple[str, str], ...]
 
 @dataclass(frozen=True)
 class Settings:
-    # A voted reading must hold this long; with the three clean frames the vote needs first, a
-    # 30 fps camera accepts a board a quarter of a second after it settles (seven frames).
-    hold_s: float = 0.12
+    # A voted reading must hold this long: at 30 fps until the vote's window is full, so that a
+    # board is accepted a sixth of a second after it settles (the frame where the picture jumps,
+    # three clean frames for the vote, two more); at 15 fps or fewer, one frame after the vote.
+    hold_s: float = 0.06
     window: int = 5  # recent clean frames voted over
     min_frames: int = 3  # fewer clean frames than this decide nothing
     max_change: float = 6.0  # mean grey-level change over a board that counts as movement
