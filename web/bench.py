@@ -19,11 +19,11 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from waitress.server import create_server
 
+from companion.process import resident_mb
 from companion.samples import random_position
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
@@ -56,13 +56,6 @@ class Viewer:
             if line.startswith(b"id: "):
                 self.arrived[int(line[4:])] = time.time()
         connection.close()
-
-
-def _rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def _post(port: int, path: str, body: bytes, headers: dict[str, str]) -> dict[str, Any]:
@@ -155,13 +148,15 @@ def run_web_bench(
                         memory.append(
                             {
                                 "seconds": round(minutes * 60 - (end - now), 1),
-                                "rss_mb": round(_rss_mb(), 1),
+                                "rss_mb": round(resident_mb(), 1),
                             }
                         )
                         progress(f"soak: {count} scans, {memory[-1]['rss_mb']} MB")
                         next_sample = now + 10
                     time.sleep(max(0.0, 1 / rate - 0.001))
-                memory.append({"seconds": round(minutes * 60, 1), "rss_mb": round(_rss_mb(), 1)})
+                memory.append(
+                    {"seconds": round(minutes * 60, 1), "rss_mb": round(resident_mb(), 1)}
+                )
         finally:
             stop.set()
             server.close()

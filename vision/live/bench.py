@@ -22,13 +22,13 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.observation import BoardObservation
+from companion.process import resident_mb
 from vision.benchmark import TRUTH, Values
 from vision.capture.latest import Frame
 from vision.images import Image
@@ -171,13 +171,6 @@ def _worst(values: Sequence[float]) -> dict[str, float | None]:
 def _percentile(values: Sequence[float], share: float) -> float | None:
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(share * len(ordered)))], 1) if ordered else None
-
-
-def _rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def memory_verdict(samples: Sequence[Mapping[str, float]]) -> dict[str, Any]:
@@ -367,10 +360,10 @@ def run_live_bench(
     for number in range(total):
         run.frame(number)
         if number % max(1, total // MEMORY_SAMPLES) == 0 or number == total - 1:
-            sample = {"frame": number, "video_s": number / fps, "rss_mb": _rss_mb()}
+            sample = {"frame": number, "video_s": number / fps, "rss_mb": resident_mb()}
             memory.append({k: round(v, 1) for k, v in sample.items()})
         if number % max(1, round(fps)) == 0:
-            progress(f"frame {number + 1}/{total}, {_rss_mb():.1f} MB")
+            progress(f"frame {number + 1}/{total}, {resident_mb():.1f} MB")
     run.finish()
     return {
         "suite": "live",
