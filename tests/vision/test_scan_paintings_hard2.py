@@ -196,3 +196,22 @@ def test_a_board_seen_by_one_marker_is_refitted_with_the_boards_beside_it() -> N
     assert uncertainty_mm(alone, far) > 100.0
     for other in (replace(flat, marker_ids=ids[:2]), replace(flat, error_px=3.5)):
         assert np.allclose(refine(seen, [], [other]).homography, alone.homography)
+
+
+def test_undecoded_outlines_are_named_only_where_paintings_may_lie() -> None:
+    scanner = Scanner()
+    blurred, _ = blurred_marker(17)
+    sheet = next(i for i, o in marker_index().items() if o.layout.game == "isle")
+    clear = np.full((120, 120), 235, np.uint8)
+    clear[30:90, 30:90] = predefined_dictionary(ATELIER_DICTIONARY).draw(sheet, 60)
+    alone = cv2.cvtColor(blurred, cv2.COLOR_GRAY2BGR)
+    beside_isle = cv2.cvtColor(np.hstack([blurred, clear]), cv2.COLOR_GRAY2BGR)
+
+    def seen(image: np.ndarray, game: str | None) -> list[int]:
+        return sorted(m.id for m in scanner.scan(image, game).markers)
+
+    assert seen(alone, "paintings") == [17]
+    assert seen(alone, None) == [17]
+    assert seen(alone, "isle") == []
+    # A table holds one game: beside a decoded Isle marker, no Paintings marker is looked for.
+    assert seen(beside_isle, None) == [sheet]

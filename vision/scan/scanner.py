@@ -151,7 +151,7 @@ class Scanner:
         map1, map2 = self._undistort[size]
         return np.asarray(cv2.remap(image, map1, map2, cv2.INTER_LINEAR), np.uint8)
 
-    def _detect(self, image: Image) -> list[Marker]:
+    def _detect(self, image: Image, game: str | None) -> list[Marker]:
         longest = max(image.shape[:2])
         scale = min(1.0, MAX_DETECT_SIDE / longest)
         if scale < 1.0:
@@ -160,13 +160,24 @@ class Scanner:
             )
         gray = to_gray(image)
         markers, outlines = self.detector.detect_with_rejected(gray)
-        markers += self.rescue.markers(gray, outlines, {m.id for m in markers})
+        if self._may_hold_paintings(markers, game):
+            markers += self.rescue.markers(gray, outlines, {m.id for m in markers})
         if scale == 1.0:
             return markers
         return [
             Marker(m.id, m.dictionary, tuple((x / scale, y / scale) for x, y in m.corners))
             for m in markers
         ]
+
+    def _may_hold_paintings(self, markers: Sequence[Marker], game: str | None) -> bool:
+        """Whether undecoded outlines are worth naming: only Paintings markers are rescued, and
+        a table holds one game, so a frame whose markers all belong to another has none (the
+        colour reference card may lie beside any game)."""
+        if game is not None:
+            return game == "paintings"
+        games = {self.index[m.id].layout.game for m in markers if m.id in self.index}
+        games.discard("calibration")
+        return not games or "paintings" in games
 
     def scan(self, image: Image, game: str | None = None) -> Observation:
         stages: dict[str, float] = {}
@@ -177,7 +188,7 @@ class Scanner:
         image = self._correct(image)
         stages["undistort"] = (clock() - start) * 1000
         start = clock()
-        markers = self._detect(image)
+        markers = self._detect(image, game)
         stages["markers"] = (clock() - start) * 1000
         start = clock()
         registration = register(markers, self.index)
