@@ -124,6 +124,8 @@ def test_tiles_whose_markers_are_too_blurred_to_decode_are_named_by_their_cells(
     [
         (31, "space 1", "R1-13"),  # in the shadow of a hand
         (76, "space 2", "R1-02"),  # its east edge under the next tile
+        # In the light, while the board's corner marker nearest it lies in a cup's shadow.
+        (5026, "space 2", "R1-18"),
     ],
 )
 def test_tile_edges_in_shadow_or_under_a_neighbour_still_bear_out_the_marker(

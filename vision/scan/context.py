@@ -14,7 +14,7 @@ from calibration.colour import ColourCorrection
 from companion.observation import ComponentRead
 from vision.images import Image
 from vision.layout.geometry import Rect, Shape, bounds
-from vision.layout.model import QUIET_MM, Layout
+from vision.layout.model import QUIET_MM, Layout, MarkerSpec
 from vision.scan.colours import WhiteBalance
 from vision.scan.rectify import Rectified
 from vision.scan.registration import Sighting
@@ -77,6 +77,18 @@ def piece_on_board(piece: Sighting, board: Sighting) -> PieceOnBoard:
     return PieceOnBoard(piece, (float(centre[0]), float(centre[1])), turns, skew)
 
 
+def ring_pixels(face: Rectified, marker: MarkerSpec) -> NDArray[np.uint8]:
+    """The pixels of the white quiet ring around a marker printed on ``face``'s component."""
+    outer = marker.rect.inset(-QUIET_MM)
+    strips = (
+        Rect(outer.x, outer.y, outer.w, QUIET_MM),
+        Rect(outer.x, marker.rect.y + marker.rect.h, outer.w, QUIET_MM),
+        Rect(outer.x, marker.rect.y, QUIET_MM, marker.rect.h),
+        Rect(marker.rect.x + marker.rect.w, marker.rect.y, QUIET_MM, marker.rect.h),
+    )
+    return np.concatenate([face.pixels(strip.inset(0.4)) for strip in strips])
+
+
 def white_of(
     face: Rectified,
     board: Layout,
@@ -91,15 +103,7 @@ def white_of(
     for marker in board.markers:
         if seen is not None and marker.id not in seen:
             continue
-        outer = marker.rect.inset(-QUIET_MM)
-        strips = (
-            Rect(outer.x, outer.y, outer.w, QUIET_MM),
-            Rect(outer.x, marker.rect.y + marker.rect.h, outer.w, QUIET_MM),
-            Rect(outer.x, marker.rect.y, QUIET_MM, marker.rect.h),
-            Rect(marker.rect.x + marker.rect.w, marker.rect.y, QUIET_MM, marker.rect.h),
-        )
-        pixels = np.concatenate([face.pixels(strip.inset(0.4)) for strip in strips])
-        white = WhiteBalance.white_of(pixels, correction)
+        white = WhiteBalance.white_of(ring_pixels(face, marker), correction)
         if white is not None:
             cx, cy = marker.rect.centre
             whites.append((cx, cy, white))

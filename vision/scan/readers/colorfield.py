@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -17,8 +17,8 @@ from vision.layout.geometry import Rect
 from vision.layout.ids import PIECE_MARKER_MM
 from vision.layout.inks import INKS
 from vision.layout.model import QUIET_MM
-from vision.scan.colours import to_lab
-from vision.scan.context import BoardContext, PieceOnBoard
+from vision.scan.colours import WhiteBalance, to_lab
+from vision.scan.context import BoardContext, PieceOnBoard, ring_pixels
 from vision.scan.readers.common import CERTAIN, MIN_SEEN, is_empty, single_piece
 from vision.scan.readers.second_look import UNPLACED, SecondLook, placed_well
 from vision.scan.rectify import Rectified, rectify
@@ -34,6 +34,7 @@ LIGHT = (0.25, 1.6)
 # ...or blurred into the white ring beside it by up to this share.
 WHITE_BLUR = 0.15
 NEIGHBOUR_MARGIN_MM = 1.0  # around another tile's outline, where it may lie over this one
+OWN_TINT = 0.1  # a tile's ring white may differ this much in colour from the board's nearby
 MIN_BAND_SEEN = 0.3  # an edge with less of its band clear of other tiles is not seen
 
 
@@ -147,6 +148,21 @@ def _band_pixels(face: Rectified, band: Rect, clear: NDArray[np.bool_]) -> NDArr
     return np.asarray(face.image[y0:y1, x0:x1][inside], np.uint8)
 
 
+def _with_own_white(balance: WhiteBalance, face: Rectified, piece: PieceOnBoard) -> WhiteBalance:
+    """The board's white balance, taught the white of the tile's own marker ring (the paper
+    nearest its edges) where that ring is the brighter: a board's ring in a cup's shadow would
+    otherwise brighten every tile near it that lies in the light. A ring that reads darker, or
+    tinted, may be blur mixing the marker's black and the edges' paint into it: no evidence."""
+    own = WhiteBalance.white_of(ring_pixels(face, piece.layout.markers[0]), balance.correction)
+    if own is None:
+        return balance
+    seen = WhiteBalance.from_whites([(*piece.centre, own)])
+    brighter = balance.gains_at(*piece.centre) / np.asarray(seen.whites[0][2], np.float32)
+    if float(brighter.min()) <= 1.0 or float(brighter.max() / brighter.min()) > 1.0 + OWN_TINT:
+        return balance
+    return replace(balance, whites=balance.whites + seen.whites)
+
+
 def _beside(number: int, rotation: int, spaces: Collection[int]) -> set[Side]:
     """The tile's own sides (tile in space ``number``, turned ``rotation`` quarter turns) that
     face one of ``spaces``. Spaces run row by row, three to a row, two rows."""
@@ -202,11 +218,12 @@ class ColorFieldReader:
         tile = self.tiles[placed.tile_id]
         face = rectify(ctx.image, piece.sighting)
         clear = _clear(face, _footprints(piece, others))
+        balance = _with_own_white(ctx.balance, face, piece)
         visible = {}
         for side, band in _edge_bands(piece.layout.size[0]).items():
             pixels = _band_pixels(face, band, clear)
             if pixels is not None:
-                visible[side] = ctx.balance.apply(pixels, piece.centre)
+                visible[side] = balance.apply(pixels, piece.centre)
         names = self.paints.names(list(visible.values()))
         confirmed = 0
         for side, seen in zip(visible, names, strict=True):
