@@ -21,7 +21,10 @@ from vision.render.envelope import Envelope
 from vision.render.warp import Frame, TableMap
 
 REFERENCE_KELVIN = 6500.0  # the camera's idea of white
-EXPOSURE = (0.92, 1.06)
+EXPOSURE = (0.92, 1.06)  # a gain on the encoded levels
+# The frame holds gamma-encoded levels (as printed, as stored), not light: light scaled by k
+# scales an encoded level by k ** (1 / ENCODING_GAMMA).
+ENCODING_GAMMA = 2.2
 WHITE_BALANCE = (0.4, 0.8)  # the share of the light's colour cast the camera corrects
 
 
@@ -77,6 +80,11 @@ def choose_sensor(env: Envelope, rng: np.random.Generator) -> Sensor:
         noise_sigma=float(rng.uniform(*env.noise_sigma)),
         jpeg_quality=int(rng.integers(low, high + 1)),
     )
+
+
+def exposure_gain(ev: float) -> float:
+    """The gain on encoded levels that changes the light by ``ev`` stops."""
+    return float(2.0 ** (ev / ENCODING_GAMMA))
 
 
 def kelvin_rgb(kelvin: float) -> tuple[float, float, float]:

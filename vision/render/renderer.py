@@ -26,7 +26,7 @@ from vision.render.compose import Shading, compose
 from vision.render.envelope import Difficulty, envelope
 from vision.render.marks import choose_hand, colour_cells
 from vision.render.occluders import choose_occluders, draw_occluders, hand_over
-from vision.render.photo import choose_lighting, choose_sensor, expose, jpeg, light
+from vision.render.photo import choose_lighting, choose_sensor, expose, exposure_gain, jpeg, light
 from vision.render.plan import TablePlan
 from vision.render.scene import Placed, Scene
 from vision.render.table import choose_table, texture
@@ -103,7 +103,7 @@ class Renderer:
         if options.kelvin is not None:
             lighting = dataclasses.replace(lighting, kelvin=options.kelvin)
         if options.exposure_ev is not None:
-            lighting = dataclasses.replace(lighting, exposure=2.0**options.exposure_ev)
+            lighting = dataclasses.replace(lighting, exposure=exposure_gain(options.exposure_ev))
         shading = Shading(lighting.light_deg, lighting.shadow_strength, lighting.shadow_softness_mm)
         hand_rng = _rng(seed, "hands")
         hands = {b.layout.key: choose_hand(hand_rng) for b in scene.boards if b.fills}
