@@ -160,19 +160,36 @@ def trace_curves(measured_rgb: Pixels, printed_rgb: Pixels) -> tuple[Curve, Curv
             for m, p in zip(measured_rgb[neutral], printed[neutral], strict=True)
             if m[channel] < CLIPPED
         )
-        # The lightest grey, clipped, still says where the sensor's top lies: at that grey.
-        top = float(srgb_to_linear(printed[neutral][:, channel].max()))
-        if any(m[channel] >= CLIPPED for m in measured_rgb[neutral]):
-            pairs.append((1.0, top))
         rising: list[tuple[float, float]] = []
         for m, p in pairs:
             # A grey measured no brighter than a lighter one is noise or clipping: not a level.
             if not rising or (m > rising[-1][0] + 1e-4 and p > rising[-1][1]):
                 rising.append((m, p))
+        clipped = [
+            p[channel]
+            for m, p in zip(measured_rgb[neutral], printed[neutral], strict=True)
+            if m[channel] >= CLIPPED
+        ]
+        top = _sensor_top(rising, float(srgb_to_linear(min(clipped)))) if clipped else None
+        if top is not None:
+            rising.append((1.0, top))
         if len(rising) < MIN_NEUTRALS:
             return ((), (), ())
         curves.append(tuple(rising))
     return curves[0], curves[1], curves[2]
+
+
+def _sensor_top(rising: list[tuple[float, float]], darkest_clipped: float) -> float | None:
+    """The level at the sensor's top, from the greys below it and the darkest it clipped: as
+    the curve through the two lightest greys below runs on, but no higher than that clipped
+    grey (a highlight shoulder bends up sooner). None when it adds no level above them. A curve
+    run up to white instead would read every colour near the top far too bright, and the more
+    so the more the photo was overexposed."""
+    top = darkest_clipped
+    if len(rising) >= 2:
+        (m0, p0), (m1, p1) = rising[-2:]
+        top = min(top, p1 + (1.0 - m1) * (p1 - p0) / (m1 - m0))
+    return top if not rising or top > rising[-1][1] else None
 
 
 def _number(value: object, field: str) -> float:

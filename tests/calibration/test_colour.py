@@ -74,6 +74,19 @@ def test_fit_undoes_an_overexposed_cameras_tone_curve() -> None:
     assert np.allclose(again.apply_bgr(bgr), correction.apply_bgr(bgr), atol=0.5)
 
 
+def test_a_camera_that_clips_hard_reads_its_limit_as_the_light_that_reached_it() -> None:
+    # +1.5 EV under a warm lamp on a camera with no highlight shoulder: the sensor's limit is
+    # where printed levels 2 ** -1.5 / lamp of white got to, not white itself.
+    printed = np.array(list(INKS.values()), np.float64)
+    seen = np.round(linear_to_srgb(srgb_to_linear(printed) * 2.0**1.5 * WARM_LAMP))
+    correction = fit_correction(seen, printed)
+    limit = correction.apply_bgr(np.full((1, 3), 255.0, np.float32))[0, ::-1]
+    assert np.abs(limit - linear_to_srgb(1.0 / (2.0**1.5 * WARM_LAMP))).max() < 1.0
+    clear = seen.max(axis=1) < 250
+    back = correction.apply_bgr(seen[clear][:, ::-1].astype(np.float32))[:, ::-1]
+    assert np.abs(back - printed[clear]).max() < 1.0
+
+
 def test_a_linear_camera_needs_no_curve_to_be_undone() -> None:
     printed = np.array(list(INKS.values()), np.float64)
     seen = linear_to_srgb(srgb_to_linear(printed) * WARM_LAMP * 0.8)

@@ -14,10 +14,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.colour import ColourCorrection
+from calibration.colour import CLIPPED, ColourCorrection
 from vision.layout.inks import RGB
 
 Lab = NDArray[np.float32]
+WHITE = 245.0  # the level a board's white is balanced to
 
 
 def to_lab(bgr: NDArray[np.uint8] | NDArray[np.float32]) -> Lab:
@@ -55,7 +56,18 @@ class WhiteBalance:
         brightness = pixels.astype(np.float32).sum(axis=1)
         bright = pixels[brightness >= np.median(brightness)]
         corrected = correction.apply_bgr(bright) if correction else bright.astype(np.float32)
-        return np.asarray(np.maximum(corrected.mean(axis=0), 1.0), np.float32)
+        white = corrected.mean(axis=0)
+        clipped = np.median(bright, axis=0) >= CLIPPED
+        if clipped.any():
+            # A channel the sensor clipped is only known to be at least as bright as it reads.
+            # Once calibration has taken the light's colour out, the paper is as bright there
+            # as in the channels it did not clip; else it is taken as white. (A calibrated
+            # overexposed photo reads a clipped white dark: balanced up to white, every colour
+            # would blow out again, or turn the hue of the channels not clipped.)
+            measured = white[~clipped]
+            level = float(measured.max()) if correction and len(measured) else WHITE
+            white = np.where(clipped, np.maximum(white, level), white)
+        return np.asarray(np.maximum(white, 1.0), np.float32)
 
     @staticmethod
     def from_whites(
@@ -63,7 +75,7 @@ class WhiteBalance:
         correction: ColourCorrection | None = None,
     ) -> WhiteBalance:
         points = tuple(
-            (x, y, (float(245.0 / w[0]), float(245.0 / w[1]), float(245.0 / w[2])))
+            (x, y, (float(WHITE / w[0]), float(WHITE / w[1]), float(WHITE / w[2])))
             for x, y, w in whites
         )
         return WhiteBalance(points, correction)
@@ -82,8 +94,14 @@ class WhiteBalance:
         self, pixels: NDArray[np.uint8], at: tuple[float, float] = (0.0, 0.0)
     ) -> NDArray[np.float32]:
         """Correct pixels lying around ``at`` (mm on the board)."""
+        return np.asarray(np.clip(self.balanced(pixels, at), 0, 255), np.float32)
+
+    def balanced(
+        self, pixels: NDArray[np.uint8], at: tuple[float, float] = (0.0, 0.0)
+    ) -> NDArray[np.float32]:
+        """Like ``apply``, but beyond 255 where the gains take a colour there."""
         base = self.correction.apply_bgr(pixels) if self.correction else pixels.astype(np.float32)
-        return np.asarray(np.clip(base * self.gains_at(*at), 0, 255), np.float32)
+        return np.asarray(base * self.gains_at(*at), np.float32)
 
 
 @dataclass(frozen=True)

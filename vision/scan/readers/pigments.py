@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration.colour import CLIPPED
 from companion.games.pigments.model import PanSize
 from companion.observation import ComponentRead as Read
 from vision.draw import draw_layout
@@ -82,6 +83,13 @@ CHIP_LOG_Y = 0.8
 # factor range of what the well's brightness predicts.
 RELATIVE_LIGHT = (0.37, 1.8)
 CHIP_REJECT_DELTA_E = 22.0
+# A chip the sensor clipped in some channel (a white chip, or a light one overexposed) shows only
+# that it was at least that bright there: an ink explains it only if, at the chip's brightness,
+# it would have been clipped there too. The brightness is then bounded by the best-lit part of
+# the well around (its WELL_TOP percentile, clear of the chip's own shadow), against which chips
+# on hard renders measure at most 1.23 times what the well predicts.
+WELL_TOP = 80.0
+BRIGHTEST_CHIP = 1.3
 # The nearest chip ink must beat the next by this much Delta E; a dark chip (below L* 60) shows
 # less colour, and all its distances shrink with its lightness, so its margin may too (to half).
 MIN_MARGIN = 10.0
@@ -138,6 +146,8 @@ class SlotView:
     centre: Lab
     centre_bgr: NDArray[np.float32]
     around: Lab
+    clipped: NDArray[np.bool_]  # B, G, R: the middle is at the sensor's limit there
+    bright: NDArray[np.float32]  # the middle's median BGR, balanced beyond 255 where it is so
 
 
 @dataclass(frozen=True)
@@ -360,6 +370,9 @@ class PigmentsReader:
         bleed = np.sqrt(((view.around - middle) ** 2).sum(axis=1)) <= BLEED_DELTA_E
         if float(np.mean(bleed)) > MAX_BLEED:
             return SlotRead(None, 0.0, "covered (its colour reaches past the slot)")
+        if view.clipped.any():
+            top = float(np.percentile(view.around[well][:, 0], WELL_TOP))
+            return self._classify_clipped(view.bright, view.clipped, around, top)
         return self._classify(middle, around)
 
     def _classify(self, middle: Lab, around: Lab) -> SlotRead:
@@ -381,6 +394,40 @@ class PigmentsReader:
         needed = MIN_MARGIN * float(np.clip(middle[0] / MARGIN_LIGHTNESS, 0.5, 1.0))
         if margin < needed:
             return SlotRead(None, 0.0, f"ambiguous chip ({CHIPS[best]}/{CHIPS[second]})")
+        return SlotRead(CHIPS[best], min(CERTAIN, 0.5 + margin / 40.0))
+
+    def _classify_clipped(
+        self, bgr: NDArray[np.float32], clipped: NDArray[np.bool_], around: Lab, top: float
+    ) -> SlotRead:
+        """The chip ink that explains a middle clipped in some channels: at a brightness the
+        well around allows, it reaches the clipped level in each clipped channel and matches
+        the rest. An ink that could not be that bright is no candidate at all."""
+        seen = _linear(bgr)
+        low = float(_luminance(float(around[0]))) / self.well_luminance * RELATIVE_LIGHT[0]
+        high = float(_luminance(top)) / self.well_luminance * BRIGHTEST_CHIP
+        # The least brightness at which each ink is clipped wherever the middle is.
+        reach = np.where(clipped, seen / self.inks, 0.0).max(axis=1)
+        free = ~clipped
+        fit = (self.inks[:, free] @ seen[free]) / np.maximum(
+            (self.inks[:, free] ** 2).sum(axis=1), 1e-9
+        )
+        scale = np.clip(np.maximum(fit, reach), low, high)
+        expected = np.where(clipped, seen, self.inks * scale[:, None])
+        # Compared as if a little less exposed where the balance takes the middle beyond white.
+        down = max(1.0, float(seen.max()))
+        lab = to_lab(np.asarray(_encode(np.vstack([expected, seen]) / down), np.float32))
+        middle, lab = lab[-1], lab[:-1]
+        distance = np.sqrt(((lab - middle) ** 2).sum(axis=1))
+        distance[reach > high] = np.inf
+        order = np.argsort(distance)
+        best, second = int(order[0]), int(order[1])
+        if distance[best] > CHIP_REJECT_DELTA_E:
+            return SlotRead(None, 0.0, "no chip colour (at the sensor's limit)")
+        margin = float(distance[second] - distance[best])
+        needed = MIN_MARGIN * float(np.clip(middle[0] / MARGIN_LIGHTNESS, 0.5, 1.0))
+        if margin < needed:
+            why = f"ambiguous chip ({CHIPS[best]}/{CHIPS[second]}, at the sensor's limit)"
+            return SlotRead(None, 0.0, why)
         return SlotRead(CHIPS[best], min(CERTAIN, 0.5 + margin / 40.0))
 
     # Shade cards.
@@ -659,14 +706,27 @@ def _views(ctx: BoardContext, pixels: PanPixels, shift: Shift) -> dict[str, Slot
     ppm = ctx.face.ppm
     x0, y0 = pixels.origin[0] + round(shift[0] * ppm), pixels.origin[1] + round(shift[1] * ppm)
     window, seen = _window(ctx, x0, y0, *pixels.size)
-    bgr = ctx.balance.apply(window.reshape(-1, 3)[pixels.used], pixels.centre)
+    raw = window.reshape(-1, 3)[pixels.used]
+    balanced = ctx.balance.balanced(raw, pixels.centre)
+    bgr = np.asarray(np.clip(balanced, 0, 255), np.float32)
     lab = _lab(bgr)
     seen = seen[pixels.used]
     views = {}
     for name, (middle, around) in pixels.slots.items():
         middle, around = middle[seen[middle]], around[seen[around]]
-        views[name] = SlotView(lab[middle], bgr[middle], lab[around])
+        clipped, bright = _at_limit(raw[middle], balanced[middle])
+        views[name] = SlotView(lab[middle], bgr[middle], lab[around], clipped, bright)
     return views
+
+
+def _at_limit(
+    raw: NDArray[np.uint8], balanced: NDArray[np.float32]
+) -> tuple[NDArray[np.bool_], NDArray[np.float32]]:
+    """Which channels (B, G, R) of a slot's middle the sensor clipped (those whose median it
+    did), and the middle's median balanced, beyond 255 where it is so."""
+    if len(raw) == 0:
+        return np.zeros(3, bool), np.zeros(3, np.float32)
+    return np.asarray(np.median(raw, axis=0) >= CLIPPED), _median(balanced)
 
 
 def _window(
@@ -929,8 +989,8 @@ def _lab(bgr: NDArray[np.float32]) -> Lab:
 
 
 def _linear(bgr: NDArray[np.float32]) -> NDArray[np.float32]:
-    """sRGB levels (0..255) to linear light (0..1)."""
-    c = np.clip(bgr / 255.0, 0.0, 1.0)
+    """sRGB levels (0..255, or beyond) to linear light (0..1, or beyond)."""
+    c = np.maximum(bgr / 255.0, 0.0)
     return np.asarray(np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4), np.float32)
 
 
