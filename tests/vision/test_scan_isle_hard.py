@@ -22,13 +22,16 @@ from vision.render.placing import plan_table
 from vision.render.plan import FillPlan
 from vision.render.renderer import Renderer, RenderOptions
 from vision.scan.readers.isle import (
+    BRIGHTEST_CELL,
     CLIPPED,
     PAPER,
     CellFit,
     IsleReader,
     grid_alignment,
     judge,
+    outlined_cells,
     paper_light,
+    paper_map,
     unsure_white,
 )
 from vision.scan.readers.isle_over import smooth_objects
@@ -109,6 +112,10 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5020, "a white cup's coffee read as brown, its body as bare paper"),
         (5037, "a blue cup with coffee read as blue and brown cells"),
         (27, "warm light, red clipped on all the bright paper"),
+        (5093, "a cell lit beyond the paper filled in from a cup's shadow beside it"),
+        (5023, "nine filled cells in a cup's shadow refused, their outlines showing"),
+        (5026, "a cell beside a cup taken for its rim; two lit beyond a shadow's paper"),
+        (5074, "a red cell showing its outline beside a cup taken for the cup's rim"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -116,6 +123,30 @@ def test_hard_renders_that_used_to_fail_are_read_exactly(
 ) -> None:
     trial = run_trial(*tools, "isle", Difficulty.HARD, seed)
     assert (trial.outcome, trial.wrong_components) == ("exact", 0), (why, trial.problems)
+
+
+def test_filled_cells_in_a_cups_shadow_are_read_with_their_pencils(
+    tools: tuple[Renderer, Scanner],
+) -> None:
+    # No bare paper shows in the shadow: the cells are lit at about half the paper around, and
+    # their printed outlines show as clearly as anywhere on the sheet.
+    renderer, scanner = tools
+    position = random_position("isle", random.Random(5023))
+    rendering = renderer.render(plan_table(position, "x"), RenderOptions(5023, Difficulty.HARD))
+    (board,) = scanner.scan(rendering.image, "isle").boards
+    reads = {c.component: c.value for c in board.components if not c.problem}
+    shadowed = ["(4,5)", "(4,6)", "(4,7)", "(5,4)", "(5,5)", "(5,6)", "(6,4)", "(6,5)", "(6,6)"]
+    assert [reads.get(f"cell {cell}") for cell in shadowed] == [
+        "brown",
+        "brown",
+        "brown",
+        "brown",
+        "brown",
+        "brown",
+        "brown",
+        "blue",
+        "brown",
+    ]
 
 
 def test_a_hand_over_the_sheet_covers_cells_rather_than_colouring_them(
@@ -177,6 +208,71 @@ def test_a_cell_far_brighter_than_the_paper_around_is_not_called_bare() -> None:
     assert judge("cell (2,2)", one_cell_fit(-0.02, 1e-4), 0) == Read("cell (2,2)", None, 0.99)
 
 
+def lit_fit(light: float) -> CellFit:
+    """One cell hatched green, clearly, lit ``light`` times its paper."""
+
+    def per_pencil(*values: float) -> np.ndarray:
+        return np.array(values, np.float32)[:, None]
+
+    return CellFit(
+        per_pencil(0.8, 0.8, 0.8, 0.8),
+        per_pencil(1.0, 1.0, 1.0, 1.0),
+        per_pencil(light, light, light, light),
+        per_pencil(1e-4, 1e-2, 1e-2, 1e-2),
+        per_pencil(1.0, 1.0, 1.0, 1.0),
+    )
+
+
+@pytest.mark.parametrize(
+    "light, problem",
+    [
+        (0.5, "cell (2,2): in deep shadow or covered"),
+        (1.6, "cell (2,2): lit beyond the paper around, or covered"),
+    ],
+)
+def test_a_cell_lit_unlike_its_paper_is_read_only_when_its_outline_shows(
+    light: float, problem: str
+) -> None:
+    # A shadow darkens outline and paper alike; a cup or a hand over the cell hides the outline.
+    assert judge("cell (2,2)", lit_fit(light), 0).problem == problem
+    assert judge("cell (2,2)", lit_fit(light), 0, outlined=True) == Read(
+        "cell (2,2)", "green", 0.978
+    )
+    assert judge("cell (2,2)", lit_fit(1.0), 0) == Read("cell (2,2)", "green", 0.978)
+
+
+def test_an_outline_shows_when_half_as_clear_as_on_the_cells_read_as_a_pencil() -> None:
+    named = [Read(f"cell (0,{i})", "red", 0.9) for i in range(5)]
+    refused = [Read("cell (1,0)", None, 0.0, "cell (1,0): in deep shadow or covered")]
+    contrast = np.array([0.04, 0.05, 0.06, 0.07, 0.08, 0.02], np.float32)
+    # The named cells' median is 0.06: half of it is 0.03.
+    assert outlined_cells(contrast, named + refused).tolist() == [True] * 5 + [False]
+    contrast[5] = 0.031
+    assert outlined_cells(contrast, named + refused).tolist() == [True] * 6
+    # Too few cells read as a pencil to say how clearly the sheet's outlines show.
+    assert not outlined_cells(contrast[2:], named[2:] + refused).any()
+
+
+def test_where_no_paper_shows_a_cell_may_be_lit_as_brightly_as_the_paper_nearby() -> None:
+    # A shadow over the paper left of a filled band; lit paper 16 mm right of it. The band's
+    # white is filled in from the shadow's paper, but it may be lit like the lit paper.
+    maps = IsleReader().maps(sheet())
+    lit = PAPER * 0.95
+    image = np.broadcast_to(lit, (*maps.shape, 3)).copy()
+    image[:, 60:150] *= 0.5
+    image[:, 150:166] = (40.0, 60.0, 90.0)
+    light = paper_light(image, image >= CLIPPED, maps.margin)
+    assert light is not None
+    paper = paper_map(image, image >= CLIPPED, np.ones(maps.shape, bool), light, maps.unprinted)
+    assert paper is not None
+    assert paper.white[100, 140] == pytest.approx(0.5 * lit, rel=0.01)
+    # Where paper shows, in the shadow and out of it, its own brightness holds the cell.
+    assert paper.brightest[100, 140] == pytest.approx(BRIGHTEST_CELL)
+    assert paper.brightest[100, 180] == pytest.approx(BRIGHTEST_CELL)
+    brightest = paper.white[100, 154] * paper.brightest[100, 154]
+    assert brightest == pytest.approx(BRIGHTEST_CELL * lit, rel=0.05)
+
+
 def noisy(face: np.ndarray, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     return np.asarray(np.clip(face + rng.normal(0.0, 3.0, face.shape), 0, 255), np.float32)
@@ -207,3 +303,28 @@ def test_a_smooth_cup_over_the_island_is_found_and_a_shadow_is_not() -> None:
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
     assert not smooth_objects(noisy(shadowed, 2), clear, seen, PAPER, maps).any()
+
+
+def test_a_cups_side_and_its_coffee_are_one_thing_though_each_is_small() -> None:
+    # Each half alone is smaller than a cup; parted only by the edge between their colours,
+    # they are one thing over the sheet.
+    layout = sheet()
+    maps = IsleReader().maps(layout)
+    seen = np.ones(maps.shape, bool)
+    clear = np.zeros((*maps.shape, 3), bool)
+    face = hatched_face(5)
+    cup = disc(face, (130, 100), 28)
+    side = cup & (np.arange(face.shape[1]) < 130)[None, :]
+    with_cup = face.copy()
+    with_cup[side] = (150.0, 90.0, 40.0)
+    with_cup[cup & ~side] = (40.0, 60.0, 90.0)
+    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    within = (cv2.erode(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0) & (
+        np.abs(np.arange(face.shape[1]) - 130) > 4
+    )[None, :]
+    beyond = cv2.dilate(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0
+    assert found[within].all()
+    assert not found[beyond].any()
+    side_alone = face.copy()
+    side_alone[side] = (150.0, 90.0, 40.0)
+    assert not smooth_objects(noisy(side_alone, 1), clear, seen, PAPER, maps).any()

@@ -13,12 +13,16 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
    channel the sensor clips on bright paper is measured where the paper is darker (a vignetted
    corner, a shadow); where it is clipped everywhere, only a bound is known and that channel
    counts for less. How bright the paper is at each point (light gradient, vignetting,
-   shadows) is followed in 4 mm blocks wherever bare paper shows, and filled in between.
+   shadows) is followed in 4 mm blocks wherever bare paper shows, and filled in between; where
+   it is filled in, the nearest paper may lie in a shadow that does not reach the cell, so a
+   cell there may be lit as brightly as the brightest paper nearby.
 3. **Each cell's fit.** For each pencil, the cell's pixels are fitted as paper, lit a little
    brighter or darker than the paper around it (evenly, or in a ramp across the cell: a
    shadow's edge), carrying ink of any pressure; clipped channels only bound the fit. The
    pencil that explains the cell clearly best names it; hardly any ink is bare paper. Hatching
-   covers the whole cell, so ink on one side only is a problem, not a colour.
+   covers the whole cell, so ink on one side only is a problem, not a colour. A cell lit far
+   darker than its paper, or brighter than the paper around, is read only when its printed
+   outline shows: a shadow darkens outline and paper alike, a cup or a hand hides the outline.
 4. **What lies over the sheet.** Hands and cups have pencil colours too: they are found by where
    they reach (the bare margin), by being smooth where hatching is not, and by hiding the
    printed outlines (see ``isle_over``). A cell under one is covered, whatever colour it shows.
@@ -39,7 +43,15 @@ from vision.layout.inks import INKS
 from vision.layout.model import Layout
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import MIN_SEEN
-from vision.scan.readers.isle_over import covered_cells
+from vision.scan.readers.isle_bright import (
+    CARD_SLACK,
+    calibrated,
+    cell_means,
+    clearly_best,
+    known_white,
+    unseen_strokes,
+)
+from vision.scan.readers.isle_over import covered_cells, outline_contrast, over_sheet
 from vision.scan.readers.isle_sheet import (
     COARSE_PPM,
     EDGE_BLUR_MM,
@@ -80,6 +92,10 @@ DARKEST_PAPER = 40.0
 BLOCK = 4  # px: the paper's brightness is followed in blocks this size
 NEUTRAL = 0.04  # log units: how far from the paper's hue a pixel may be and still be paper
 PAPER_PATCH_MM = 5.0  # bare paper shows at least this wide
+# Where no bare paper shows, the paper's brightness is a guess from the paper nearest: a cell
+# there may be lit as brightly as the brightest paper within this reach (a shadow only darkens).
+AROUND_MM = 40.0
+RIM_MM = 8.0  # a cup's rim and side about its smooth inside, a hand's edge: rough, unseen
 # The fit: pressure beyond full ink (overlapping strokes), how much brighter or darker than the
 # paper around a cell may be lit, and how firmly it is held to that paper unless it shows more.
 MOST_INK = 1.25
@@ -95,7 +111,14 @@ BRIGHTER_CELL = 3.0
 CLEARLY_BEST = 1.5  # the best pencil's misfit must be this many times smaller than the next
 NOISE_FLOOR = 2e-4  # misfit every cell has from sensor noise
 WORST_FIT = 1.5e-2  # a cell fitting its best pencil worse than this is no pencil
-SHADED_CELL = 0.7  # a cell lit darker than this against its paper is shadowed beyond reading
+# A cell lit darker than this against its paper, or brighter than BRIGHTEST_CELL (where the
+# paper's white is a guess), may be under something, unless its printed outline shows at least
+# this share as clearly as on the cells read as a pencil (a shadow darkens outline and paper
+# alike; a cup or a hand hides the outline).
+SHADED_CELL = 0.7
+LIT_SLACK = 0.01
+SHADOW_OUTLINE = 0.5
+LEAST_NAMED = 5  # cells read as a pencil, to know how clearly the sheet's outlines show
 EVEN_INK = 0.4  # the least inked third of a filled cell has at least this share of the most
 
 
@@ -116,6 +139,16 @@ class PaperLight:
 
     white: Floats
     weight: Floats
+
+
+@dataclass(frozen=True)
+class PaperMap:
+    """The paper's white at every pixel (BGR, beyond 255 where the sensor clips), and how much
+    brighter than it a cell there may be lit (at least BRIGHTEST_CELL; more where the white is
+    a guess and brighter paper shows nearby)."""
+
+    white: Floats
+    brightest: Floats
 
 
 @dataclass(frozen=True)
@@ -269,11 +302,12 @@ def _ratio(
 def paper_light(image: Floats, clipped: Mask, margin: Mask) -> PaperLight | None:
     """The paper's white from the bare margin (None when no paper there is below the sensor's
     limit in any channel)."""
-    values, over = image[margin][::MARGIN_STEP], clipped[margin][::MARGIN_STEP]
+    picked = np.flatnonzero(margin)[::MARGIN_STEP]
+    values, over = image.reshape(-1, 3)[picked], clipped.reshape(-1, 3)[picked]
     if len(values) == 0:
         return None
     reference, first, second = (int(c) for c in np.argsort(over.mean(axis=0), kind="stable"))
-    level = np.asarray(cv2.blur(image[:, :, reference], (3, 3)), np.float32)[margin][::MARGIN_STEP]
+    level = np.asarray(cv2.blur(image[:, :, reference], (3, 3)), np.float32).ravel()[picked]
     white = np.ones(3, np.float32)
     weight = np.ones(3, np.float32)
     everywhere = np.ones(len(values), bool)
@@ -306,10 +340,9 @@ def _blocks(values: NDArray[Any]) -> NDArray[Any]:
 
 def paper_map(
     image: Floats, clipped: Mask, seen: Mask, light: PaperLight, unprinted: Mask
-) -> Floats | None:
-    """The paper's white at every pixel (BGR, beyond 255 where the sensor clips): its brightness
-    followed block by block wherever bare paper shows, filled in between (None when no bare
-    paper shows anywhere)."""
+) -> PaperMap | None:
+    """The paper's white at every pixel: its brightness followed block by block wherever bare
+    paper shows, filled in between (None when no bare paper shows anywhere)."""
     h, w = image.shape[:2]
     planes = [image[:, :, c] / light.white[c] for c in range(3)]
     usable = [~clipped[:, :, c] & (light.weight[c] >= 1.0) for c in range(3)]
@@ -349,10 +382,32 @@ def paper_map(
         filled[gap] = total[gap] / weight[gap]
         have[gap] = 1.0
     filled[have == 0] = float(np.median(brightness[known > 0]))
+    # Filled in from a shadow's paper, a lit cell would read as lit beyond the paper around.
+    reach = round(2.0 * AROUND_MM * SHEET_PPM / BLOCK) | 1  # blocks across
+    round_reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    around = cv2.dilate(np.where(known > 0, brightness, 0.0).astype(np.float32), round_reach)
+    headroom = np.where(known > 0, 1.0, np.maximum(around / np.maximum(filled, 1e-3), 1.0))
     rows, cols = filled.shape
-    full = cv2.resize(filled, (cols * BLOCK, rows * BLOCK), interpolation=cv2.INTER_LINEAR)
-    full = cv2.copyMakeBorder(full, 0, h - rows * BLOCK, 0, w - cols * BLOCK, cv2.BORDER_REPLICATE)
-    return np.asarray(full[:, :, None] * light.white[None, None, :], np.float32)
+
+    def full(blocks: Floats) -> Floats:
+        grown = cv2.resize(blocks, (cols * BLOCK, rows * BLOCK), interpolation=cv2.INTER_LINEAR)
+        return np.asarray(
+            cv2.copyMakeBorder(
+                grown, 0, h - rows * BLOCK, 0, w - cols * BLOCK, cv2.BORDER_REPLICATE
+            ),
+            np.float32,
+        )
+
+    level = full(filled)
+    white = cv2.merge([level * light.white[c] for c in range(3)])
+    return PaperMap(
+        np.asarray(white, np.float32), BRIGHTEST_CELL * full(headroom.astype(np.float32))
+    )
+
+
+def _channel_sum(values: Floats) -> Floats:
+    """Per row of an N x 3 array, the sum of its channels (cheaper than a sum along the axis)."""
+    return np.asarray(values[:, 0] + values[:, 1] + values[:, 2])
 
 
 def fit_cells(
@@ -363,8 +418,10 @@ def fit_cells(
     offsets: Floats,
     count: int,
     weight: Floats,
+    brightest: Floats,
 ) -> CellFit:
-    """Every cell's fit by every pencil.
+    """Every cell's fit by every pencil (``brightest``: per pixel, how much brighter than
+    ``white`` it may be lit).
 
     Pixel p of a cell is ``beta_p * W_p - lam_p * W_p * d``: the paper's white W_p, lit brighter
     or darker by beta_p (a plane across the cell: a shadow's soft edge), less the ink lam_p of
@@ -376,7 +433,7 @@ def fit_cells(
     basis = np.concatenate([np.ones((len(pixels), 1), np.float32), offsets], axis=1)
     ww_c = w * white * white
     wo_c = w * white * pixels
-    ww, wow = ww_c.sum(axis=1), wo_c.sum(axis=1)
+    ww, wow = _channel_sum(ww_c), _channel_sum(wo_c)
     # Per pixel and pencil (N x K), with v = W * d: v.v, v.W and v.o over the measured channels.
     vv = ww_c @ (ABSORB * ABSORB).T
     vw = ww_c @ ABSORB.T
@@ -386,32 +443,40 @@ def fit_cells(
     # What is left of the pixel, and of the white, once the ink's direction is taken out.
     num = np.where(some, wow[:, None] - vo * vw / vv_safe, 0.0)
     den = np.where(some, ww[:, None] - vw * vw / vv_safe, 0.0)
-    held = np.bincount(owner, (white * white).sum(axis=1), count)
+    held = np.bincount(owner, _channel_sum(white * white), count)
     kinds = len(ABSORB)
     normal = np.zeros((kinds, count, 3, 3))
     rhs = np.zeros((kinds, count, 3))
+    pairs = [(i, j, basis[:, i] * basis[:, j]) for i in range(3) for j in range(i, 3)]
     for k in range(kinds):
         for i in range(3):
             rhs[k, :, i] = np.bincount(owner, basis[:, i] * num[:, k], count)
-            for j in range(i, 3):
-                products = basis[:, i] * basis[:, j] * den[:, k]
-                normal[k, :, i, j] = normal[k, :, j, i] = np.bincount(owner, products, count)
+        for i, j, product in pairs:
+            normal[k, :, i, j] = normal[k, :, j, i] = np.bincount(owner, product * den[:, k], count)
     normal[:, :, 0, 0] += PAPER_PRIOR * held
     rhs[:, :, 0] += PAPER_PRIOR * held
     normal[:, :, 1, 1] += SLOPE_PRIOR * held
     normal[:, :, 2, 2] += SLOPE_PRIOR * held
     plane = np.linalg.solve(normal + 1e-9 * np.eye(3), rhs[..., None])[..., 0]  # K x C x 3
-    beta = np.clip(np.einsum("nj,knj->nk", basis, plane[:, owner]), DARKEST_CELL, BRIGHTEST_CELL)
+    beta = np.clip(
+        np.einsum("nj,knj->nk", basis, plane[:, owner]), DARKEST_CELL, brightest[:, None]
+    )
     # Noise scatters a bare cell's ink both ways: its mean is taken before the negative ink,
     # which the fit itself cannot use, is cut off.
     signed = np.minimum(np.where(some, (beta * vw - vo) / vv_safe, 0.0), MOST_INK * beta)
     lam = np.maximum(signed, 0.0)
-    lit = beta[:, :, None] * white[:, None, :]  # N x K x 3
-    predicted = lit - lam[:, :, None] * white[:, None, :] * ABSORB[None, :, :]
-    error = np.where(
-        clipped[:, None, :], np.minimum(0.0, predicted - CLIPPED), pixels[:, None, :] - predicted
-    )
-    relative = error * weight[None, None, :] / np.maximum(lit, 1.0)
+    # The misfit, channel by channel (N x K each: cheaper than N x K x 3 at once).
+    misfit = np.zeros_like(beta)
+    for c in range(3):
+        lit = beta * white[:, c, None]
+        predicted = lit - lam * (white[:, c, None] * ABSORB[:, c])
+        error = np.where(
+            clipped[:, c, None],
+            np.minimum(0.0, predicted - CLIPPED),
+            pixels[:, c, None] - predicted,
+        )
+        relative = error * weight[c] / np.maximum(lit, 1.0)
+        misfit += relative * relative
     inked = (lam / beta >= INKED).astype(np.float32)
     n = np.maximum(np.bincount(owner, minlength=count), 1)
 
@@ -435,20 +500,25 @@ def fit_cells(
         mean(signed / beta),
         mean(inked),
         mean(beta),
-        mean((relative * relative).sum(axis=2)),
+        mean(misfit),
         evenness.astype(np.float32),
     )
 
 
-def judge(place: str, fit: CellFit, k: int) -> Read:
-    """One cell's reading from its fit: a pencil, bare paper, or a problem."""
+def judge(place: str, fit: CellFit, k: int, outlined: bool = False) -> Read:
+    """One cell's reading from its fit: a pencil, bare paper, or a problem (``outlined``: its
+    printed outline shows, so light unlike the paper's there is the light, not something over
+    the cell)."""
     misfit = fit.misfit[:, k]
     best, runner = (int(i) for i in np.argsort(misfit)[:2])
     pencil = PENCILS[best]
     ink, inked = float(fit.ink[best, k]), float(fit.inked[best, k])
     margin = float((misfit[runner] + NOISE_FLOOR) / (misfit[best] + NOISE_FLOOR))
-    if fit.light[best, k] < SHADED_CELL:
+    light = float(fit.light[best, k])
+    if light < SHADED_CELL and not outlined:
         return Read(place, None, 0.0, f"{place}: in deep shadow or covered")
+    if light > BRIGHTEST_CELL + LIT_SLACK and not outlined:
+        return Read(place, None, 0.0, f"{place}: lit beyond the paper around, or covered")
     if ink <= EMPTY_INK and inked <= EMPTY_SHARE:
         if ink < -EMPTY_INK * BRIGHTER_CELL:  # no ink, but lit far beyond the paper around
             return Read(place, None, 0.0, f"{place}: unclear, brighter than the paper around")
@@ -462,6 +532,15 @@ def judge(place: str, fit: CellFit, k: int) -> Read:
     if margin < CLEARLY_BEST:
         return Read(place, None, 0.0, f"{place}: ambiguous {pencil}/{PENCILS[runner]}")
     return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * CLEARLY_BEST / margin), 3))
+
+
+def outlined_cells(contrast: Floats, reads: list[Read]) -> Mask:
+    """Per cell, whether its printed outline shows as clearly as a shadow lets it (``contrast``:
+    how much each cell's outline shows)."""
+    named = np.array([read.value is not None for read in reads])
+    if named.sum() < LEAST_NAMED:
+        return np.zeros(len(reads), bool)
+    return np.asarray(contrast >= SHADOW_OUTLINE * float(np.median(contrast[named])), bool)
 
 
 def unsure_white(read: Read, again: Read) -> Read:
@@ -511,20 +590,35 @@ class IsleReader:
             image, clipped = _warped(image, correction), _warped(clipped, correction)
             if face.seen_mask is not None:
                 seen = _warped(seen, correction)
+        colour = None
         if ctx.balance.correction is not None:
-            image = ctx.balance.correction.apply_bgr(image.reshape(-1, 3)).reshape(image.shape)
+            image, colour = calibrated(image, ctx.balance.correction)
         for cell, read in zip(
-            maps.cells, self._cells(maps, image, clipped > 0, seen > 0.999), strict=True
+            maps.cells, self._cells(maps, image, clipped > 0, seen > 0.999, colour), strict=True
         ):
             ctx.record(read)
             if read.value is not None:
                 cells.append([*cell, read.value])
         return result
 
-    def _cells(self, maps: SheetMaps, image: Floats, clipped: Mask, seen: Mask) -> list[Read]:
+    def _cells(
+        self, maps: SheetMaps, image: Floats, clipped: Mask, seen: Mask, colour: Floats | None
+    ) -> list[Read]:
+        """``colour``: the paper's colour at the reference card's light, in a calibrated photo."""
         light = paper_light(image, clipped, maps.margin & seen)
-        white = None if light is None else paper_map(image, clipped, seen, light, maps.unprinted)
-        if light is None or white is None:
+        guessed = np.zeros(3, bool)  # channels of the white taken from the card
+        if light is not None and colour is not None:
+            guessed = light.weight < 1.0
+            light = PaperLight(*known_white(light.white, light.weight, colour))
+        paper = None if light is None else paper_map(image, clipped, seen, light, maps.unprinted)
+        if (light is None or paper is None) and colour is not None:
+            # No paper shows below the sensor's limit: its white is the paper's colour as the
+            # card shows it (see ``isle_bright``).
+            guessed = np.ones(3, bool)
+            light = PaperLight(colour / colour.max(), np.ones(3, np.float32))
+            white = np.broadcast_to(colour, (*maps.shape, 3)).astype(np.float32)
+            paper = PaperMap(white, np.full(maps.shape, BRIGHTEST_CELL, np.float32))
+        if light is None or paper is None:
             return [
                 Read(p, None, 0.0, f"{p}: overexposed (no paper to measure)") for p in maps.names
             ]
@@ -532,22 +626,48 @@ class IsleReader:
         ys, xs = maps.spots
         shown = seen[ys, xs]
         ys, xs, owner = ys[shown], xs[shown], maps.owner[shown]
-        pixels, over, whites = image[ys, xs], clipped[ys, xs], white[ys, xs]
-        fit = fit_cells(pixels, over, whites, owner, maps.offsets[shown], count, light.weight)
+        pixels, over, whites = image[ys, xs], clipped[ys, xs], paper.white[ys, xs]
+        contrast = outline_contrast(image, maps)
+        things = over_sheet(image, clipped, paper.white, light.white, seen, maps)
+        # Beside a hand or a cup, what looks lit beyond the paper around may be the thing itself
+        # (lit, while its shadow darkens the paper the white was measured on).
+        beside = cv2.dilate(things.astype(np.uint8), disc(2.0 * RIM_MM))[ys, xs] > 0
+        beside = np.bincount(owner, beside, count)[owner] > 0
+        brightest = np.where(beside, BRIGHTEST_CELL, paper.brightest[ys, xs])
+        offsets = maps.offsets[shown]
+        fit = fit_cells(pixels, over, whites, owner, offsets, count, light.weight, brightest)
         visible = np.bincount(owner, minlength=count) >= MIN_SEEN * np.bincount(
             maps.owner, minlength=count
         )
-        reads = [judge(place, fit, k) for k, place in enumerate(maps.names)]
+        first = [judge(place, fit, k) for k, place in enumerate(maps.names)]
+        outlined = outlined_cells(contrast, first)
+        # The outline only lets a cell lit unlike its paper be read: only those are judged again.
+        reads = [
+            judge(read.component, fit, k, True) if outlined[k] and read.problem else read
+            for k, read in enumerate(first)
+        ]
         if (light.weight < 1.0).any():
             # A white only bounded may be off: a pencil must still be named with it lower.
             lower = np.where(light.weight < 1.0, np.exp(-BOUND_SLACK), 1.0).astype(np.float32)
             other = fit_cells(
-                pixels, over, whites * lower, owner, maps.offsets[shown], count, light.weight
+                pixels, over, whites * lower, owner, offsets, count, light.weight, brightest
             )
+            # Only the pencil is in question: how the cell is lit was judged on the first fit.
             reads = [
-                unsure_white(read, judge(read.component, other, k)) for k, read in enumerate(reads)
+                unsure_white(read, judge(read.component, other, k, True))
+                for k, read in enumerate(reads)
             ]
-        under = covered_cells(image, clipped, white, light.white, seen, maps, reads)
+        if guessed.any():
+            # A white taken from the card may be off, its brightness most of all (the sheet may
+            # lie in other light than the card): a pencil must beat the next by more.
+            reads = [
+                clearly_best(read, fit.misfit[:, k] + NOISE_FLOOR, PENCILS)
+                for k, read in enumerate(reads)
+            ]
+        # The sheet may be lit brighter than the card (see ``isle_bright``).
+        lit = cell_means(whites, owner, count) * (CARD_SLACK if guessed.all() else 1.0)
+        reads = unseen_strokes(reads, lit, maps.centres, ABSORB)
+        under = covered_cells(things, image, clipped, maps, reads, contrast, outlined)
         return [
             Read(place, None, 0.0, f"{place}: outside the photo")
             if not visible[k]

@@ -6,12 +6,14 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   there, traced as the connected region of its colour, covers the cells it reaches (a hand
   over a corner).
 - **Smooth.** Hatching is strokes with paper between them, each cell ringed by its printed
-  outline. A cup or a hand is one smooth surface: a smooth region, of another hue than the
-  paper's or darker than the paper around it, larger than a few cells, with no printed outline
-  showing inside it, is something over the sheet (a shadow is as smooth, but the outlines show
-  through it).
+  outline. A cup or a hand is smooth: a smooth region, of another hue than the paper's or
+  darker than the paper around it, with no printed outline showing inside it, is part of
+  something over the sheet (a shadow is as smooth, but the outlines show through it). Such
+  parts close together (a cup's side and its coffee, parted by the rim's edge) that together
+  are larger than a few cells are one thing.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
-  cup that looks like a pencil, or like paper.
+  cup that looks like a pencil, or like paper; with the cells read alike around them (its rim),
+  but for a pencil's cell that shows its outline (hatching beside the cup).
 """
 
 from __future__ import annotations
@@ -20,7 +22,15 @@ import cv2
 import numpy as np
 
 from companion.observation import ComponentRead as Read
-from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask, SheetMaps, log_planes
+from vision.scan.readers.isle_sheet import (
+    COARSE_PPM,
+    SHEET_PPM,
+    Floats,
+    Mask,
+    SheetMaps,
+    coarse,
+    log_planes,
+)
 
 # Reaching the margin: another hue than the paper's (log units), and the connected region of
 # that colour (hue and brightness).
@@ -38,6 +48,7 @@ OTHER_HUE = 0.15
 DARKER = 0.1
 LIT_MM = 41  # odd: centred
 LEAST_OBJECT = 1000.0  # mm^2
+LEAST_PART = 800.0  # mm^2: a part of one, such as a cup's side seen beside its coffee
 LINE_BLUR_MM = 2.0
 OUTLINES_SHOW = 3.5  # t statistic
 LEAST_LINE_PX = 20
@@ -100,7 +111,14 @@ def outline_contrast(image: Floats, maps: SheetMaps) -> Floats:
     return np.asarray(np.median(step, axis=1), np.float32)
 
 
-def smooth_blobs(image: Floats, clipped: Mask, maps: SheetMaps, reads: list[Read]) -> Mask:
+def smooth_blobs(
+    image: Floats,
+    clipped: Mask,
+    maps: SheetMaps,
+    reads: list[Read],
+    contrast: Floats,
+    outlined: Mask,
+) -> Mask:
     """Cells under a cup on the island: SMOOTH_GROUP or more adjacent cells read alike (one
     pencil, or bare paper), none showing its printed outline, and the cells read alike around
     them (the cup's rim).
@@ -109,15 +127,15 @@ def smooth_blobs(image: Floats, clipped: Mask, maps: SheetMaps, reads: list[Read
     whose outline is fainter than NO_OUTLINE is suspect. Bare paper shows its outline as the
     blur allows: a bare cell is suspect when its outline is much fainter than the sheet's other
     bare cells show theirs (a white cup is as plain as paper), unless the sensor clips it there
-    (the line is lost in the paper's white).
+    (the line is lost in the paper's white). A cell of the rim read as a pencil whose outline
+    shows (``outlined``) is beside the cup, not under it. ``contrast``: how much each cell's
+    outline shows.
     """
-    contrast = outline_contrast(image, maps)
     count = len(reads)
     ys, xs = maps.spots
+    size = np.bincount(maps.owner, minlength=count)
     near_clipping = (image[ys, xs] >= NEAR_CLIPPING).any(axis=1) | clipped[ys, xs].any(axis=1)
-    bright = np.bincount(maps.owner, near_clipping, count) / np.bincount(
-        maps.owner, minlength=count
-    )
+    bright = np.bincount(maps.owner, near_clipping, count) / size
     bare = np.array([read.problem is None and read.value is None for read in reads])
     typical = float(np.median(contrast[bare])) if bare.sum() >= LEAST_BARE else 0.0
     plain = np.array([read.value is not None for read in reads]) & (contrast < NO_OUTLINE)
@@ -139,6 +157,8 @@ def smooth_blobs(image: Floats, clipped: Mask, maps: SheetMaps, reads: list[Read
         if len(group) >= SMOOTH_GROUP:
             colour = reads[group[0]].value
             rim = [n for k in group for n in maps.neighbours[k] if reads[n].value == colour]
+            if colour is not None:
+                rim = [n for n in rim if not outlined[n]]
             inside[group + rim] = True
     return inside
 
@@ -149,7 +169,8 @@ def _roughness(image: Floats) -> Floats:
     size = (round(SMOOTH_MM * SHEET_PPM),) * 2
     mean = cv2.blur(image, size)
     spread = cv2.blur(image * image, size) - mean * mean
-    return np.asarray(np.sqrt(np.maximum(spread, 0.0)).max(axis=2), np.float32)
+    largest = np.maximum(np.maximum(spread[:, :, 0], spread[:, :, 1]), spread[:, :, 2])
+    return np.asarray(np.sqrt(np.maximum(largest, 0.0)), np.float32)
 
 
 def _outlines_show(lines: Floats, part: Mask, maps: SheetMaps) -> bool:
@@ -162,14 +183,27 @@ def _outlines_show(lines: Floats, part: Mask, maps: SheetMaps) -> bool:
     return bool((on.mean() - off.mean()) / (spread / np.sqrt(len(on))) >= OUTLINES_SHOW)
 
 
+def _brightest_around(shade: Floats) -> Floats:
+    """How bright the brightest paper within LIT_MM is lit (log units), smoothly: worked out at
+    COARSE_PPM, as fine detail does not matter to it."""
+    reach = round(LIT_MM * COARSE_PPM) | 1
+    lit = cv2.dilate(
+        cv2.GaussianBlur(coarse(shade), (0, 0), 3.0 * COARSE_PPM), np.ones((reach, reach), np.uint8)
+    )
+    lit = cv2.GaussianBlur(lit, (0, 0), 15.0 * COARSE_PPM)
+    h, w = shade.shape
+    return np.asarray(cv2.resize(lit, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
 def smooth_objects(
     image: Floats, clipped: Mask, seen: Mask, white: Floats, maps: SheetMaps
 ) -> Mask:
     """Where a smooth surface lies over the sheet: regions as smooth as bare paper but of
     another hue than the paper's (``white``: its colour, per channel) or darker than the
-    brightest paper around, larger than LEAST_OBJECT, with no outline showing through."""
+    brightest paper around, with no outline showing through, larger than LEAST_OBJECT alone or
+    with such regions of the same kind (coloured, or of the paper's hue) close by."""
     rough = _roughness(image)
-    measured = ~clipped.any(axis=2)
+    measured = ~(clipped[:, :, 0] | clipped[:, :, 1] | clipped[:, :, 2])
     quiet = maps.margin & seen & measured
     around = rough[quiet] if quiet.sum() > LEAST_LINE_PX else rough
     noise = max(float(np.median(around)), QUIETEST)
@@ -179,10 +213,7 @@ def smooth_objects(
         np.abs(red - green - float(np.log(white[2] / white[1]))),
     )
     shade = (blue + green + red) / 3.0
-    lit = cv2.dilate(
-        cv2.GaussianBlur(shade, (0, 0), 3.0 * SHEET_PPM), np.ones((LIT_MM, LIT_MM), np.uint8)
-    )
-    lit = cv2.GaussianBlur(lit, (0, 0), 15.0 * SHEET_PPM)
+    lit = _brightest_around(shade)
     smooth = (rough < ROUGHER * noise) & seen
     odd = smooth & (((hue > OTHER_HUE) & measured) | (shade < lit - DARKER))
     odd = cv2.morphologyEx(odd.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -190,32 +221,51 @@ def smooth_objects(
     lines = np.asarray(
         cv2.GaussianBlur(shade, (0, 0), LINE_BLUR_MM * SHEET_PPM) - shade, np.float32
     )
-    over = np.zeros(odd.shape, bool)
+    # Plain parts, coloured or of the paper's hue (a shadow is, and is apart from the coloured
+    # thing that casts it).
+    plain = np.zeros((2, *odd.shape), bool)
     for label in range(1, count):
-        if stats[label, cv2.CC_STAT_AREA] < LEAST_OBJECT * SHEET_PPM * SHEET_PPM:
+        if stats[label, cv2.CC_STAT_AREA] < LEAST_PART * SHEET_PPM * SHEET_PPM:
             continue
         part = labels == label
         if not _outlines_show(lines, part, maps):
-            over |= part
+            plain[int(np.median(hue[part]) > OTHER_HUE)] |= part
+    # The edges between one thing's parts are rough over about a roughness window.
+    reach = np.ones((round(SMOOTH_MM * SHEET_PPM) + 2,) * 2, np.uint8)
+    over = np.zeros(odd.shape, bool)
+    for parts in plain:
+        things, which = cv2.connectedComponents(cv2.dilate(parts.astype(np.uint8), reach))
+        area = np.bincount(which[parts], minlength=things)
+        over |= parts & (area[which] >= LEAST_OBJECT * SHEET_PPM * SHEET_PPM)
     return cv2.dilate(over.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
 
 
-def covered_cells(
-    image: Floats,
-    clipped: Mask,
-    white: Floats,
-    paper: Floats,
-    seen: Mask,
-    maps: SheetMaps,
-    reads: list[Read],
+def over_sheet(
+    image: Floats, clipped: Mask, white: Floats, paper: Floats, seen: Mask, maps: SheetMaps
 ) -> Mask:
-    """Per cell, whether a hand or a cup lies over it (``white``: the paper's white at every
-    pixel; ``paper``: its colour, per channel)."""
-    count = len(maps.names)
-    whole = maps.whole >= 0
-    over = covering(image, clipped, white, seen, maps) | smooth_objects(
+    """Where a hand or a cup is found over the sheet, by where it reaches the margin or by its
+    smooth surface (``white``: the paper's white at every pixel; ``paper``: its colour, per
+    channel)."""
+    return covering(image, clipped, white, seen, maps) | smooth_objects(
         image, clipped, seen, paper, maps
     )
+
+
+def covered_cells(
+    over: Mask,
+    image: Floats,
+    clipped: Mask,
+    maps: SheetMaps,
+    reads: list[Read],
+    contrast: Floats,
+    outlined: Mask,
+) -> Mask:
+    """Per cell, whether a hand or a cup lies over it (``over``: where one was found over the
+    sheet; ``contrast``: how much each cell's outline shows; ``outlined``: whether it shows as
+    a cell's in plain view does)."""
+    count = len(maps.names)
+    whole = maps.whole >= 0
     area = np.maximum(np.bincount(maps.whole[whole], minlength=count), 1)
     share = np.bincount(maps.whole[whole], over[whole], count) / area
-    return smooth_blobs(image, clipped, maps, reads) | (share >= COVERED_SHARE)
+    blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined)
+    return blobs | (share >= COVERED_SHARE)

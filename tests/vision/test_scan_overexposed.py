@@ -1,0 +1,121 @@
+"""Photos overexposed by 1.5 EV: paper at the sensor's limit, pencils and chips mostly not. With
+the colour reference card in the frame, cells and chips are read; whatever clipping leaves in
+doubt is refused, and a cell clipped to white is never taken for bare paper unless a pencil
+would have shown there."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from calibration.colour import ColourCorrection, linear_to_srgb
+from companion.observation import ComponentRead as Read
+from companion.samples import random_position
+from vision.benchmark import TRUTH
+from vision.render.envelope import Difficulty
+from vision.render.placing import plan_table
+from vision.render.renderer import Renderer, RenderOptions
+from vision.scan.colours import WhiteBalance
+from vision.scan.readers.isle import ABSORB
+from vision.scan.readers.isle_bright import lightest_shown, unseen_strokes
+from vision.scan.scanner import Scanner
+
+
+@cache
+def tools() -> tuple[Renderer, Scanner]:
+    scanner = Scanner()
+    scanner.prepare()
+    return Renderer(), scanner
+
+
+def scanned(game: str, seed: int, calibrated: bool) -> tuple[dict[str, Any], dict[str, Read]]:
+    """A medium render at 6500 K and +1.5 EV, with or without the card beside the board: the
+    truth of its cells or chips, and what the scanner read of each."""
+    renderer, scanner = tools()
+    position = random_position(game, random.Random(seed))
+    document = {"table": [position, {"game": "calibration"}]} if calibrated else position
+    options = RenderOptions(seed, Difficulty.MEDIUM, kelvin=6500.0, exposure_ev=1.5)
+    image = renderer.render(plan_table(document, game), options).image
+    (board,) = scanner.scan(image, game).boards
+    truth = {
+        name: value
+        for name, value in TRUTH[game](position).items()
+        if name.startswith("cell ") or " window " in name or " binder " in name
+    }
+    return truth, {c.component: c for c in board.components if c.component in truth}
+
+
+@pytest.mark.parametrize(("game", "seed"), [("isle", 0), ("pigments", 3)])
+def test_with_the_card_every_cell_and_chip_is_read(game: str, seed: int) -> None:
+    truth, read = scanned(game, seed, calibrated=True)
+    assert {name: (r.value, r.problem) for name, r in read.items()} == {
+        name: (value, None) for name, value in truth.items()
+    }
+
+
+def test_without_the_card_an_isle_sheet_with_no_paper_below_the_limit_is_refused() -> None:
+    truth, read = scanned("isle", 0, calibrated=False)
+    assert len(read) == len(truth) == 79
+    assert {r.problem for r in read.values()} == {
+        f"{name}: overexposed (no paper to measure)" for name in truth
+    }
+
+
+def test_a_white_chip_that_a_binder_lit_a_little_brighter_would_match_is_refused() -> None:
+    truth, read = scanned("pigments", 2, calibrated=True)
+    assert truth["large window 1"] == "TiO2"
+    assert read["large window 1"].value is None
+    assert read["large window 1"].problem == (
+        "large window 1: ambiguous chip (TiO2/binder, at the sensor's limit)"
+    )
+    assert [n for n, r in read.items() if n != "large window 1" and r.value != truth[n]] == []
+
+
+def white_of(ring: NDArray[np.uint8], correction: ColourCorrection | None) -> NDArray[np.float32]:
+    white = WhiteBalance.white_of(ring, correction)
+    assert white is not None
+    return white
+
+
+def test_a_clipped_ring_balances_no_colour_beyond_what_the_card_corrected() -> None:
+    # The card's correction halves a warm lamp's red and green: their limit (255) reads 186.
+    warm = ColourCorrection(((0.5, 0, 0, 0), (0, 0.5, 0, 0), (0, 0, 1, 0)), 8, 0.0, 0.0)
+    ring = np.full((40, 3), 255, np.uint8)
+    # Clipped everywhere: no channel is balanced brighter than it reads.
+    assert np.allclose(white_of(ring, warm), (255.0, 245.0, 245.0))
+    # Blue measured, green and red clipped: the paper is as bright there as in blue.
+    ring[:, 0] = 200
+    assert float(linear_to_srgb(np.array([0.5]))[0]) < 190
+    assert np.allclose(white_of(ring, warm), 200.0, atol=0.01)
+    # Without a correction, a clipped channel is taken as white.
+    assert np.allclose(white_of(ring, None), (200.0, 255.0, 255.0))
+
+
+def test_the_lightest_stroke_that_shows_on_clipped_paper() -> None:
+    # Paper below the limit in any channel shows every stroke; at 1.6 times the limit in every
+    # channel, a stroke shows only where it takes the paper below the limit.
+    assert lightest_shown(np.array([[240.0, 300.0, 300.0]], np.float32), ABSORB)[0] == 0.0
+    white = np.full((1, 3), 1.6 * 248.0, np.float32)
+    needed = (1 - 1 / 1.6) / ABSORB.max(axis=1)
+    assert lightest_shown(white, ABSORB)[0] == pytest.approx(needed.max(), abs=1e-5)
+
+
+def test_a_bare_cell_on_paper_too_bright_for_light_strokes_to_show_is_refused() -> None:
+    reads = [Read("cell (0,0)", None, 0.99), Read("cell (0,1)", None, 0.99)]
+    white = np.array([[250.0, 250.0, 250.0], [600.0, 600.0, 600.0]], np.float32)
+    far = np.array([[0.0, 0.0], [100.0, 0.0]])
+    assert unseen_strokes(reads, white, far, ABSORB) == [
+        reads[0],
+        Read("cell (0,1)", None, 0.0, "cell (0,1): overexposed, light strokes would not show"),
+    ]
+    # Beside the brighter one, the other cell may be lit as brightly.
+    near = np.array([[0.0, 0.0], [20.0, 0.0]])
+    assert [r.problem is not None for r in unseen_strokes(reads, white, near, ABSORB)] == [
+        True,
+        True,
+    ]
