@@ -29,8 +29,9 @@ camera = Blueprint("camera", __name__)
 # ``LIVE_VIEW`` in the app's config: table id -> the newest annotated frame (JPEG), or None
 # when no live camera feeds that table or no frame was read yet.
 LiveView = Callable[[str], bytes | None]
-# ``LIVE_TABLES`` in the app's config: the tables a live source has fed, oldest first (the demo
-# plays its games one after another, each on a table of its own); the last is the one fed now.
+# ``LIVE_TABLES`` in the app's config: the tables a live source has fed and still keeps, oldest
+# first (the demo plays its games one after another, each on a table of its own, and keeps the
+# last round of each); the last is the one fed now.
 LiveTables = Callable[[], Sequence[Created]]
 
 
@@ -79,7 +80,8 @@ def _fed() -> Sequence[Created]:
 @camera.get("/live")
 def live_scoreboard() -> Response:
     """The scoreboard of the table fed now, set to follow the next one. The join token of any
-    table the live source fed passes on to it: whoever joined the first game joins the next."""
+    table the live source fed and still keeps passes on to it: whoever joined one game joins the
+    next."""
     fed = _fed()
     now = fed[-1]
     token = request.args.get("token")

@@ -18,6 +18,7 @@ from typing import Any
 from flask import Blueprint, Response, request, stream_with_context
 
 from companion.table.projection import summarize
+from companion.table.session import UnknownTableError
 from web.services import services
 
 events = Blueprint("events", __name__, url_prefix="/api")
@@ -51,8 +52,11 @@ def stream(table: str) -> Response:
             while True:
                 # The state first, then the events it covers: the scoreboard sent is never
                 # older than the events sent with it.
-                state = tables.state(table)
-                batch = [e for e in tables.events(table, last) if e.id <= state.last_event]
+                try:
+                    state = tables.state(table)
+                    batch = [e for e in tables.events(table, last) if e.id <= state.last_event]
+                except UnknownTableError:
+                    return  # the table was removed (a live demo's game played again)
                 for number, event in enumerate(batch, 1):
                     # The event's own data stays in the API: a viewer needs the scoreboard.
                     payload: dict[str, Any] = {
@@ -68,7 +72,7 @@ def stream(table: str) -> Response:
                     yield _message(event.id, payload)
                     last = event.id
                 left = deadline - time.monotonic()
-                if left <= 0:
+                if left <= 0 or shared.hub.closing:
                     return
                 try:
                     wake.get(timeout=min(shared.keepalive, left))

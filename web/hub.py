@@ -16,6 +16,22 @@ class Hub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._streams: dict[str, set[queue.Queue[None]]] = {}
+        self._closing = threading.Event()
+
+    @property
+    def closing(self) -> bool:
+        """Whether the server is stopping: every stream ends instead of waiting for more."""
+        return self._closing.is_set()
+
+    def close(self) -> None:
+        """End every stream now, and any opened later: a stopping server need not wait for
+        the threads that streams hold (minutes, for a scoreboard left open)."""
+        self._closing.set()
+        with self._lock:
+            streams = [wake for table in self._streams.values() for wake in table]
+        for wake in streams:
+            with suppress(queue.Full):
+                wake.put_nowait(None)
 
     @contextmanager
     def subscribe(self, table: str) -> Iterator[queue.Queue[None]]:

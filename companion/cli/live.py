@@ -1,5 +1,6 @@
 """The live tables behind ``atelier serve --camera / --video / --demo``: a table created as the
-live source starts each game, fed hands-free with every board reading the live loop accepts."""
+live source starts each game, fed hands-free with every board reading the live loop accepts. A
+game played again (the demo, round and round) replaces its table of the round before."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 from companion.cli.output import check_range, emit_json
 from companion.errors import AtelierError
 from companion.games.registry import games
+from companion.table.rotation import Rotation
 from companion.table.session import Created, Tables
 from companion.table.setup import PRINTED_SEATS
 from companion.table.store import BoardView as StoredView
@@ -102,7 +104,7 @@ def report_to_stderr(message: str) -> None:
 
 class LivePlay:
     """A live source's games through one live loop, each game's readings into a table made as
-    its first frame is seen."""
+    its first frame is seen; a game played again replaces its table of the round before."""
 
     def __init__(
         self,
@@ -116,7 +118,7 @@ class LivePlay:
         self._settings = settings
         self._report = report
         self._guard = threading.Lock()
-        self._fed: list[Created] = []
+        self._rotation = Rotation(tables, len(choice.setups))
         self._game = 0
         self._loop: LiveLoop | None = None
 
@@ -143,9 +145,9 @@ class LivePlay:
         return self._loop is None or self._loop.wait(timeout)
 
     def fed(self) -> tuple[Created, ...]:
-        """The tables fed so far, oldest first: the last is the one fed now."""
-        with self._guard:
-            return tuple(self._fed)
+        """The tables fed and still kept (the last round of each game), oldest first: the last
+        is the one fed now."""
+        return self._rotation.kept()
 
     @property
     def reader(self) -> LiveReader | None:
@@ -162,9 +164,8 @@ class LivePlay:
         """A new table for game ``game``, and what feeds it."""
         setups = self._choice.setups
         setup = setups[game % len(setups)]
-        created = self._tables.create(setup)
+        created = self._rotation.create(setup)
         with self._guard:
-            self._fed.append(created)
             self._game = game
         self._report(f"live: {games()[setup['game']].title} on table {created.table}")
         return TableFeed(self._tables, created.table, self._report)
@@ -224,9 +225,11 @@ def run_live_bench_command(args: argparse.Namespace) -> int:
     refused: list[str] = []
     with tempfile.TemporaryDirectory() as folder:
         tables = Tables(Path(folder))
+        # As the demo does: a game played again replaces its table of the round before.
+        rotation = Rotation(tables, len(played))
 
         def table_for(script: Script) -> TableFeed:
-            created = tables.create(_setup(script.game, DEMO_PLAYERS, script.options))
+            created = rotation.create(_setup(script.game, DEMO_PLAYERS, script.options))
             return TableFeed(tables, created.table, _refusals(refused))
 
         try:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import signal
 import socket
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
+from types import FrameType, TracebackType
 from typing import TYPE_CHECKING, Any
 
 from companion.cli.output import check_range
@@ -144,7 +147,61 @@ def steadiness(args: argparse.Namespace) -> Settings:
     return settings
 
 
+class _Stopping:
+    """While entered, SIGINT (Ctrl+C) and SIGTERM (a service manager's stop) end the server the
+    same way: raised in the main thread as KeyboardInterrupt, which waitress takes as its cue to
+    stop its loop and its threads, and which unwinds whatever is still starting. Which signal
+    came is kept, for the exit status."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self._previous: dict[int, Any] = {}
+        self._first: list[Callable[[], None]] = []
+
+    def first(self, action: Callable[[], None]) -> None:
+        """Do ``action`` as soon as a signal comes, before the server waits for its threads."""
+        self._first.append(action)
+
+    def __enter__(self) -> _Stopping:
+        for number in (signal.SIGINT, signal.SIGTERM):
+            self._previous[number] = signal.signal(number, self._stop)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        for number, handler in self._previous.items():
+            signal.signal(number, handler)
+
+    def _stop(self, number: int, _frame: FrameType | None) -> None:
+        self.received = number
+        for action in self._first:
+            action()
+        raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
+    """Serve until SIGINT or SIGTERM, then close everything opened (the server's threads, the
+    live source, the tables' database, the LED displays); every change was committed when it was
+    made. SIGINT exits with 130 as an interrupted command does (``main`` reports it); SIGTERM is
+    how a service manager stops a server, its normal end: 0."""
+    with _Stopping() as stopping:
+        try:
+            _serve(args, stopping)
+        except KeyboardInterrupt:
+            if stopping.received is None:
+                raise
+    if stopping.received == signal.SIGINT:
+        raise KeyboardInterrupt
+    if stopping.received == signal.SIGTERM:
+        print("atelier: stopped", file=sys.stderr)
+    return 0
+
+
+def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
     if not 1 <= args.port <= 65535:
         raise AtelierError(f"--port: {args.port} is out of range (1..65535)")
     if not 4 <= args.threads <= 1000:
@@ -166,6 +223,10 @@ def run(args: argparse.Namespace) -> int:
         config: dict[str, Any] = {"DATA_DIR": args.data, "PUBLIC_URL": url}
         driver = _led_driver(args.led, stack, config) if args.led else None
         app = create_app(config)
+        # Closed last, once nothing writes: the log's write-ahead file is folded into the database.
+        stack.callback(services_of(app).tables.close)
+        # Live streams end at once: the server's threads are not held by open scoreboards.
+        stopping.first(services_of(app).hub.close)
         if driver is not None:
             from firmware_bridge.follow import ScoreFollower
 
@@ -195,7 +256,6 @@ def run(args: argparse.Namespace) -> int:
             server.run()
         finally:
             server.close()
-    return 0
 
 
 def _led_driver(choice: str, stack: ExitStack, config: dict[str, Any]) -> DisplayDriver:

@@ -92,6 +92,19 @@ class Tables:
         self.store.create_table(table, token, setup.to_json())
         return Created(table, token)
 
+    def remove(self, table: str) -> None:
+        """Remove a table, its log and its state; a change already under way finishes first,
+        and any later one finds no such table."""
+        with self._lock(table):
+            try:
+                if self.store.table(table) is None:
+                    raise UnknownTableError(f"no table {table!r}")
+                self.store.delete_table(table)
+                self._states.pop(table, None)
+            finally:
+                with self._guard:
+                    self._locks.pop(table, None)
+
     def ids(self) -> list[str]:
         return self.store.table_ids()
 
@@ -112,6 +125,9 @@ class Tables:
         """The table projected from its whole log (called with the table's lock held)."""
         row = self.store.table(table)
         if row is None:
+            with self._guard:
+                # Asking after a table that is not there (or no longer) leaves nothing behind.
+                self._locks.pop(table, None)
             raise UnknownTableError(f"no table {table!r}")
         state = project(table, setup_from_json(row.setup), self.store.events(table))
         self._states[table] = state

@@ -136,6 +136,17 @@ class Store:
                 (table_id, token, json.dumps(setup), self.clock()),
             )
 
+    def delete_table(self, table_id: str) -> None:
+        """Remove a table with its whole log and board pictures, in one transaction (event ids
+        are never given out again, so a viewer's place in another table's log stays valid)."""
+        with self._write() as db:
+            db.execute(
+                "DELETE FROM views WHERE event IN (SELECT id FROM events WHERE table_id = ?)",
+                (table_id,),
+            )
+            db.execute("DELETE FROM events WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+
     def table(self, table_id: str) -> TableRow | None:
         row = (
             self._connection()

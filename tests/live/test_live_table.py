@@ -89,23 +89,32 @@ def test_the_demo_plays_its_games_in_turn_each_on_a_table_of_its_own(tmp_path: P
     tables.close()
 
 
-def test_the_demo_starts_again_on_new_tables_that_get_every_board(tmp_path: Path) -> None:
+def test_the_demo_starts_again_on_a_new_table_that_gets_every_board(tmp_path: Path) -> None:
     tables = Tables(tmp_path)
-    play = start_live(tables, openings(["colorfield"], repeat=True), lambda _: None)
+    messages: list[str] = []
+    play = start_live(tables, openings(["colorfield"], repeat=True), messages.append)
     try:
         for _ in range(round(WAIT_S / POLL_S)):
-            fed = play.fed()
-            if len(fed) >= 2 and tables.events(fed[1].table):
+            if len(messages) >= 4:  # the second game's table made and scanned
                 break
             threading.Event().wait(POLL_S)
         playing = not play.wait(timeout=0)
     finally:
         play.stop()
     assert playing  # a demo plays on until stopped
-    first, again = play.fed()[:2]
-    # The boards read in the first game are news again to the second game's table.
-    assert scanned_seats(tables, first) == scanned_seats(tables, again)[:1] == [[1, 2]]
-    assert scores(tables, again) == scores(tables, first) == opening_totals("colorfield")
+    first, again = [m.rsplit(" ", 1)[1] for m in messages if " on table " in m][:2]
+    # The boards read in the first game are news again to the second game's table, which
+    # replaced the first one's.
+    assert messages[:4] == [
+        f"live: Color Field on table {first}",
+        "live: scan #1 (seat 1, 2)",
+        f"live: Color Field on table {again}",
+        "live: scan #2 (seat 1, 2)",
+    ]
+    (kept,) = play.fed()
+    assert tables.ids() == [kept.table] == [again]
+    assert scanned_seats(tables, kept)[:1] == [[1, 2]]
+    assert scores(tables, kept) == opening_totals("colorfield")
     tables.close()
 
 
