@@ -385,16 +385,7 @@ class PigmentsReader:
         )
         expected = to_lab(np.asarray(_encode(self.inks * scale[:, None]), np.float32))
         distance = np.sqrt(((expected - middle) ** 2).sum(axis=1))
-        order = np.argsort(distance)
-        best, second = int(order[0]), int(order[1])
-        margin = float(distance[second] - distance[best])
-        if distance[best] > CHIP_REJECT_DELTA_E:
-            why = f"no chip colour (nearest {CHIPS[best]}, Delta E {distance[best]:.0f})"
-            return SlotRead(None, 0.0, why)
-        needed = MIN_MARGIN * float(np.clip(middle[0] / MARGIN_LIGHTNESS, 0.5, 1.0))
-        if margin < needed:
-            return SlotRead(None, 0.0, f"ambiguous chip ({CHIPS[best]}/{CHIPS[second]})")
-        return SlotRead(CHIPS[best], min(CERTAIN, 0.5 + margin / 40.0))
+        return _nearest_chip(distance, float(middle[0]), at_limit=False)
 
     def _classify_clipped(
         self, bgr: NDArray[np.float32], clipped: NDArray[np.bool_], around: Lab, top: float
@@ -419,16 +410,7 @@ class PigmentsReader:
         middle, lab = lab[-1], lab[:-1]
         distance = np.sqrt(((lab - middle) ** 2).sum(axis=1))
         distance[reach > high] = np.inf
-        order = np.argsort(distance)
-        best, second = int(order[0]), int(order[1])
-        if distance[best] > CHIP_REJECT_DELTA_E:
-            return SlotRead(None, 0.0, "no chip colour (at the sensor's limit)")
-        margin = float(distance[second] - distance[best])
-        needed = MIN_MARGIN * float(np.clip(middle[0] / MARGIN_LIGHTNESS, 0.5, 1.0))
-        if margin < needed:
-            why = f"ambiguous chip ({CHIPS[best]}/{CHIPS[second]}, at the sensor's limit)"
-            return SlotRead(None, 0.0, why)
-        return SlotRead(CHIPS[best], min(CERTAIN, 0.5 + margin / 40.0))
+        return _nearest_chip(distance, float(middle[0]), at_limit=True)
 
     # Shade cards.
 
@@ -717,6 +699,24 @@ def _views(ctx: BoardContext, pixels: PanPixels, shift: Shift) -> dict[str, Slot
         clipped, bright = _at_limit(raw[middle], balanced[middle])
         views[name] = SlotView(lab[middle], bgr[middle], lab[around], clipped, bright)
     return views
+
+
+def _nearest_chip(distance: NDArray[np.float64], lightness: float, at_limit: bool) -> SlotRead:
+    """The chip ink at the least Delta E ``distance`` (one per ink) from a middle of L*
+    ``lightness``, when near enough and clearly nearer than the next."""
+    order = np.argsort(distance)
+    best, second = int(order[0]), int(order[1])
+    if distance[best] > CHIP_REJECT_DELTA_E:
+        if at_limit:
+            return SlotRead(None, 0.0, "no chip colour (at the sensor's limit)")
+        why = f"no chip colour (nearest {CHIPS[best]}, Delta E {distance[best]:.0f})"
+        return SlotRead(None, 0.0, why)
+    margin = float(distance[second] - distance[best])
+    needed = MIN_MARGIN * float(np.clip(lightness / MARGIN_LIGHTNESS, 0.5, 1.0))
+    if margin < needed:
+        limit = ", at the sensor's limit" if at_limit else ""
+        return SlotRead(None, 0.0, f"ambiguous chip ({CHIPS[best]}/{CHIPS[second]}{limit})")
+    return SlotRead(CHIPS[best], min(CERTAIN, 0.5 + margin / 40.0))
 
 
 def _at_limit(
