@@ -21,7 +21,7 @@ from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
 from vision.scan.colours import WhiteBalance
-from vision.scan.readers.isle import ABSORB
+from vision.scan.readers.isle import ABSORB, CLIPPED, PENCILS, fit_cells
 from vision.scan.readers.isle_bright import lightest_shown, unseen_strokes
 from vision.scan.scanner import Scanner
 
@@ -33,13 +33,15 @@ def tools() -> tuple[Renderer, Scanner]:
     return Renderer(), scanner
 
 
-def scanned(game: str, seed: int, calibrated: bool) -> tuple[dict[str, Any], dict[str, Read]]:
-    """A medium render at 6500 K and +1.5 EV, with or without the card beside the board: the
-    truth of its cells or chips, and what the scanner read of each."""
+def scanned(
+    game: str, seed: int, calibrated: bool, kelvin: float = 6500.0
+) -> tuple[dict[str, Any], dict[str, Read]]:
+    """A medium render at ``kelvin`` and +1.5 EV, with or without the card beside the board:
+    the truth of its cells or chips, and what the scanner read of each."""
     renderer, scanner = tools()
     position = random_position(game, random.Random(seed))
     document = {"table": [position, {"game": "calibration"}]} if calibrated else position
-    options = RenderOptions(seed, Difficulty.MEDIUM, kelvin=6500.0, exposure_ev=1.5)
+    options = RenderOptions(seed, Difficulty.MEDIUM, kelvin=kelvin, exposure_ev=1.5)
     image = renderer.render(plan_table(document, game), options).image
     (board,) = scanner.scan(image, game).boards
     truth = {
@@ -50,12 +52,20 @@ def scanned(game: str, seed: int, calibrated: bool) -> tuple[dict[str, Any], dic
     return truth, {c.component: c for c in board.components if c.component in truth}
 
 
-@pytest.mark.parametrize(("game", "seed"), [("isle", 0), ("pigments", 3)])
+@pytest.mark.parametrize(("game", "seed"), [("isle", 0), ("isle", 2), ("pigments", 3)])
 def test_with_the_card_every_cell_and_chip_is_read(game: str, seed: int) -> None:
     truth, read = scanned(game, seed, calibrated=True)
     assert {name: (r.value, r.problem) for name, r in read.items()} == {
         name: (value, None) for name, value in truth.items()
     }
+
+
+def test_a_red_cell_clipped_in_red_is_not_read_brown_on_a_grid_lined_up_loosely() -> None:
+    # With red clipped, green and blue alone tell red from brown: the sheet's grid lined up
+    # from patches agreeing only loosely (0.15 mm off here) read this cell brown.
+    truth, read = scanned("isle", 2, calibrated=True, kelvin=4500.0)
+    assert (truth["cell (5,2)"], read["cell (5,2)"].value) == ("red", "red")
+    assert [name for name, r in read.items() if r.problem is None and r.value != truth[name]] == []
 
 
 def test_without_the_card_an_isle_sheet_with_no_paper_below_the_limit_is_refused() -> None:
@@ -119,3 +129,28 @@ def test_a_bare_cell_on_paper_too_bright_for_light_strokes_to_show_is_refused() 
         True,
         True,
     ]
+
+
+def test_a_channel_flagged_clipped_is_bounded_by_what_it_reads() -> None:
+    # A red cell on paper 1.6 times the limit: its red channel is clipped throughout, and green
+    # and blue show the firmer strokes. Two pixels mix clipped light with their neighbours' (as
+    # moving the sheet onto its grid does): flagged clipped in green, they read below the limit.
+    white = np.full((12, 3), 1.6 * CLIPPED, np.float32)
+    pressure = np.linspace(0.5, 1.0, 12, dtype=np.float32)[:, None]
+    pixels = np.minimum(white * (1.0 - pressure * ABSORB[PENCILS.index("red")]), CLIPPED)
+    clipped = pixels >= CLIPPED
+    clipped[[5, 9], 1] = True
+    assert (pixels[[5, 9], 1] < 0.8 * CLIPPED).all()
+    fit = fit_cells(
+        pixels,
+        clipped,
+        white,
+        np.zeros(12, np.intp),
+        np.zeros((12, 2), np.float32),
+        1,
+        np.ones(3, np.float32),
+        np.full(12, 1.12, np.float32),
+    )
+    misfit = dict(zip(PENCILS, fit.misfit[:, 0].tolist(), strict=True))
+    assert misfit["red"] < 1e-6
+    assert misfit["brown"] > 1e-3

@@ -6,23 +6,30 @@ the paper it lies on. Against the white of the paper around it, a pixel with ink
 that pencil absorbs there. The sheet is read against that model, at 1 mm per pixel:
 
 1. **Where the cells are.** Markers that are small, blurred or partly hidden place the sheet only
-   roughly (several millimetres off at the far side), so the sheet is aligned on its own grid:
-   the photo's colour edges are matched, patch by patch, with the printed hexagons, and the
-   homography that the agreeing patches follow (RANSAC) moves every cell to where it shows.
+   roughly (a cell or more off at the far side when one or two show), so the sheet is aligned
+   on its own grid: the photo's colour edges are matched, patch by patch, with the printed
+   hexagons, and the map that the agreeing patches follow (RANSAC) moves every cell to where
+   it shows. The patches the markers placed well agree first; the grid is matched again from
+   where they put it, so that the rest comes within reach.
 2. **The paper's white**, channel against channel, from the bare margin around the island. A
    channel the sensor clips on bright paper is measured where the paper is darker (a vignetted
-   corner, a shadow); where it is clipped everywhere, only a bound is known and that channel
-   counts for less. How bright the paper is at each point (light gradient, vignetting,
-   shadows) is followed in 4 mm blocks wherever bare paper shows, and filled in between; where
-   it is filled in, the nearest paper may lie in a shadow that does not reach the cell, so a
-   cell there may be lit as brightly as the brightest paper nearby.
+   corner, a shadow), but never where it is darker than any cell is read (a hand or a cup in the
+   margin); where it is clipped everywhere, only a bound is known and that channel counts for
+   less. How bright the paper is at each point (light gradient, vignetting, shadows) is followed
+   in 4 mm blocks wherever bare paper shows, and filled in between; where it is filled in, the
+   nearest paper may lie in a shadow that does not reach the cell, so a cell there may be lit as
+   brightly as the brightest paper nearby.
 3. **Each cell's fit.** For each pencil, the cell's pixels are fitted as paper, lit a little
    brighter or darker than the paper around it (evenly, or in a ramp across the cell: a
    shadow's edge), carrying ink of any pressure; clipped channels only bound the fit. The
    pencil that explains the cell clearly best names it; hardly any ink is bare paper. Hatching
-   covers the whole cell, so ink on one side only is a problem, not a colour. A cell lit far
-   darker than its paper, or brighter than the paper around, is read only when its printed
-   outline shows: a shadow darkens outline and paper alike, a cup or a hand hides the outline.
+   covers the whole cell, so ink on one side only is a problem, not a colour, unless the cell's
+   printed outline shows and nothing was found over the sheet near it: strokes skipped or
+   lifted early leave a third of a cell far less inked, but not bare. A cell lit far darker
+   than its paper, or brighter than the paper around, is read only when its printed outline
+   shows: a shadow darkens outline and paper alike, a cup or a hand hides the outline. Such a
+   cell may lie clear of a shadow that its paper lies in: if still refused, it is fitted as
+   brightly lit as it shows, and one pencil must explain it far better than any other.
 4. **What lies over the sheet.** Hands and cups have pencil colours too: they are found by where
    they reach (the bare margin), by being smooth where hatching is not, and by hiding the
    printed outlines (see ``isle_over``). A cell under one is covered, whatever colour it shows.
@@ -30,7 +37,7 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import pairwise
 from typing import Any
 
@@ -71,21 +78,30 @@ Homography = NDArray[np.float64]
 PENCILS = ("green", "blue", "brown", "red")
 CLIPPED = 248.0  # a raw channel this bright may be the sensor's limit rather than the light
 # Alignment on the printed grid: patches of the sheet, how far each may be off (mm, a first and
-# a refining match), and how closely the patches that agree follow one homography (mm).
+# a refining match), and how closely the patches that agree follow one map (mm).
 PATCHES = (4, 3)
 PATCH_OVERLAP = 1.25  # each patch reaches this far into its neighbours
 GRID_SHOWN = 0.05  # a patch whose printed grid is fainter than this has no cell to align on
 MATCHED = 0.2  # correlation below which a patch's edges do not show its grid
 SEARCH_MM = (9.0, 3.0)
 AGREE_MM = (1.0, 0.6)
-LEAST_PATCHES = 6  # that agree
-MOST_CORRECTION_MM = 15.0  # beyond this, a match is not the sheet's own grid
+BLURRED_AGREE_MM = 0.8  # refined patches that blur scatters, when none agree more closely
+# Patches that agree: on a first placing (affine, as few patches match where the markers place
+# the sheet far off), and on the refined one; a homography once this many patches match.
+LEAST_NEAR, LEAST_PATCHES = 3, 6
+FOR_HOMOGRAPHY = 8
+# First matches reach only so far: the grid is searched again from where they placed it, up to
+# this many times, while that moves a cell more than half the reach (more lay beyond it).
+COARSE_ROUNDS = 3
+SETTLED_MM = 0.5 * SEARCH_MM[0]
+MOST_CORRECTION_MM = 30.0  # beyond this, a match is not the sheet's own grid
 EDGE_CAP = 4.0  # times the mean edge strength: an outline over the sheet must not dominate
 # The paper's white: each channel against the one clipped least, in bins of brightness; a bin
 # with no more than this share clipped gives the ratio. A ratio only bounded counts for less.
 LIGHT_BINS = 8
 MARGIN_STEP = 3  # every third margin pixel is plenty
 MOST_CLIPPED = 0.25
+BRIGHTEST_SHARE = 99.0  # percentile of the margin's brightness taken as its brightest paper
 BOUNDED_WEIGHT = 0.35
 BOUND_SLACK = 0.08  # log units: how far a bounded white may be off
 DARKEST_PAPER = 40.0
@@ -100,6 +116,9 @@ RIM_MM = 8.0  # a cup's rim and side about its smooth inside, a hand's edge: rou
 # paper around a cell may be lit, and how firmly it is held to that paper unless it shows more.
 MOST_INK = 1.25
 DARKEST_CELL, BRIGHTEST_CELL = 0.3, 1.12
+# A cell whose outline shows may be clear of a shadow that its paper lies in: as dark as a cell
+# may be lit, so the cell may be lit that many times brighter.
+OUTLINED_BRIGHTEST = 1.0 / DARKEST_CELL
 PAPER_PRIOR, SLOPE_PRIOR = 0.01, 0.01
 INKED = 0.25  # a pixel with at least this pressure is inked
 # Decisions.
@@ -109,6 +128,7 @@ EMPTY_INK, EMPTY_SHARE = 0.09, 0.08  # at most this much ink: bare paper
 # allows (noise scatters its ink both ways): the paper's white is not known there.
 BRIGHTER_CELL = 3.0
 CLEARLY_BEST = 1.5  # the best pencil's misfit must be this many times smaller than the next
+LIFTED_CLEARLY = 5.0  # so much smaller, where a cell is fitted lit beyond its paper allows
 NOISE_FLOOR = 2e-4  # misfit every cell has from sensor noise
 WORST_FIT = 1.5e-2  # a cell fitting its best pencil worse than this is no pencil
 # A cell lit darker than this against its paper, or brighter than BRIGHTEST_CELL (where the
@@ -120,6 +140,10 @@ LIT_SLACK = 0.01
 SHADOW_OUTLINE = 0.5
 LEAST_NAMED = 5  # cells read as a pencil, to know how clearly the sheet's outlines show
 EVEN_INK = 0.4  # the least inked third of a filled cell has at least this share of the most
+# Strokes skipped or lifted early leave a third of a cell hatched by hand far less inked, but
+# never bare: a cell whose outline shows, with nothing found over the sheet near it, may be
+# inked this unevenly (the edge of a hand across it leaves a third bare).
+UNEVEN_INK = 0.15
 
 
 def _bgr(name: str) -> Floats:
@@ -164,9 +188,9 @@ class CellFit:
     evenness: Floats
 
 
-def _scaled(homography: Homography) -> Homography:
-    """A homography between the sheet's mm planes, as one between their pixels."""
-    scale = np.diag([SHEET_PPM, SHEET_PPM, 1.0])
+def _scaled(homography: Homography, ppm: float = SHEET_PPM) -> Homography:
+    """A homography between the sheet's mm planes, as one between their pixels at ``ppm``."""
+    scale = np.diag([ppm, ppm, 1.0])
     return np.asarray(scale @ homography @ np.linalg.inv(scale), np.float64)
 
 
@@ -175,12 +199,13 @@ def _colour_edges(image: Floats) -> Floats:
     the boundaries between cells of different pencils, and a hand's or a cup's outline, capped
     so that it cannot outweigh them."""
     blue, green, red = log_planes(image)
-    strength = np.zeros(image.shape[:2], np.float32)
-    for hue in (blue - green, red - green):
-        smooth = cv2.GaussianBlur(hue, (0, 0), 0.5 * EDGE_BLUR_MM * SHEET_PPM)
-        gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
-        strength += cv2.magnitude(gx, gy)
+    # Both hues as the channels of one image: each filter runs once over both.
+    hues = cv2.merge([blue - green, red - green])
+    smooth = cv2.GaussianBlur(hues, (0, 0), 0.5 * EDGE_BLUR_MM * SHEET_PPM)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = cv2.magnitude(gx, gy)
+    strength = magnitude[..., 0] + magnitude[..., 1]
     strength = np.minimum(strength, EDGE_CAP * strength.mean())
     return np.asarray(cv2.GaussianBlur(strength, (0, 0), EDGE_BLUR_MM * SHEET_PPM), np.float32)
 
@@ -189,17 +214,18 @@ def _offset(window: Floats, template: Floats, reach: int) -> tuple[float, float]
     """The shift (px) that best lays ``template`` over the middle of ``window`` (the template's
     place with ``reach`` more on every side), to a fraction of a pixel; None when nothing in the
     window resembles it."""
-    score = np.nan_to_num(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
-    y, x = (int(v) for v in np.unravel_index(int(np.argmax(score)), score.shape))
-    if score[y, x] < MATCHED:
-        return None
+    score = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
+    cv2.patchNaNs(score, 0.0)  # in place: a flat window correlates with nothing
+    _, best, _, (x, y) = cv2.minMaxLoc(score)
+    if best < MATCHED or x in (0, 2 * reach) or y in (0, 2 * reach):
+        return None  # nothing there, or the best lies at the edge of reach: maybe beyond it
 
     def vertex(before: float, at: float, after: float) -> float:
         curve = before - 2 * at + after
         return 0.5 * (before - after) / curve if curve < 0 else 0.0
 
-    dy = vertex(score[y - 1, x], score[y, x], score[y + 1, x]) if 0 < y < 2 * reach else 0.0
-    dx = vertex(score[y, x - 1], score[y, x], score[y, x + 1]) if 0 < x < 2 * reach else 0.0
+    dy = vertex(score[y - 1, x], score[y, x], score[y + 1, x])
+    dx = vertex(score[y, x - 1], score[y, x], score[y, x + 1])
     return x - reach + dx, y - reach + dy
 
 
@@ -218,8 +244,8 @@ def _patch_matches(
     sources, targets = [], []
     for j in range(ny):
         for i in range(nx):
-            x0 = int(np.clip((i + 0.5) * w / nx - pw / 2, 0, w - pw))
-            y0 = int(np.clip((j + 0.5) * h / ny - ph / 2, 0, h - ph))
+            x0 = min(max(int((i + 0.5) * w / nx - pw / 2), 0), w - pw)
+            y0 = min(max(int((j + 0.5) * h / ny - ph / 2), 0), h - ph)
             template = grid[y0 : y0 + ph, x0 : x0 + pw]
             if template.max() < GRID_SHOWN:
                 continue  # no cell there to align on
@@ -238,25 +264,59 @@ def _moved(homography: Homography, points: NDArray[np.float64]) -> float:
     return float(np.abs(cv2.perspectiveTransform(points[None], homography)[0] - points).max())
 
 
-def grid_alignment(image: Floats, maps: SheetMaps) -> Homography | None:
-    """Where the sheet's cells really lie in the face: the homography from the printed sheet's
-    mm to the face's (None when too few patches agree on one). A first match at 2 mm reaches
-    far; a second at 1 mm, starting from where the first placed the grid, refines it."""
-    edges = _colour_edges(image)
-    h, w = edges.shape
-    total = np.eye(3)
-    for reach, agree in zip(SEARCH_MM, AGREE_MM, strict=True):
-        if reach == SEARCH_MM[0]:
-            sources, targets = _patch_matches(coarse(edges), maps.coarse_grid, reach, COARSE_PPM)
-        else:
-            grid = np.asarray(cv2.warpPerspective(maps.grid, _scaled(total), (w, h)), np.float32)
-            sources, targets = _patch_matches(edges, grid, reach, SHEET_PPM)
-        if len(sources) < LEAST_PATCHES:
-            return None
+def _agreeing(
+    matches: tuple[NDArray[np.float64], NDArray[np.float64]], agree: float, least: int
+) -> Homography | None:
+    """The map that most patches follow within ``agree`` mm (affine while fewer than
+    FOR_HOMOGRAPHY patches match), or None when fewer than ``least`` of them, or than half,
+    agree on one."""
+    sources, targets = matches
+    if len(sources) < least:
+        return None
+    if len(sources) < FOR_HOMOGRAPHY:
+        affine, inliers = cv2.estimateAffine2D(
+            sources, targets, method=cv2.RANSAC, ransacReprojThreshold=agree
+        )
+        found = None if affine is None else np.vstack([affine, (0.0, 0.0, 1.0)])
+    else:
         found, inliers = cv2.findHomography(sources, targets, cv2.RANSAC, agree)
-        if found is None or int(inliers.sum()) < max(LEAST_PATCHES, len(sources) // 2):
+    if found is None or int(inliers.sum()) < max(least, len(sources) // 2):
+        return None
+    return np.asarray(found, np.float64)
+
+
+def grid_alignment(image: Floats, maps: SheetMaps) -> Homography | None:
+    """Where the sheet's cells really lie in the face: the map from the printed sheet's mm to
+    the face's (None when too few patches agree on one). Matches at 2 mm reach far, and are
+    made again from where the patches that agree placed the grid while that moves it far: where
+    few markers show, the sheet may be placed well near them and a cell or more off at the far
+    side. A match at 1 mm, from where those placed the grid, refines it."""
+    edges = _colour_edges(image)
+    small = coarse(edges)
+    total = np.eye(3)
+    for rounds in range(COARSE_ROUNDS):
+        grid = maps.coarse_grid
+        if rounds:
+            warp = _scaled(total, COARSE_PPM)
+            grid = np.asarray(cv2.warpPerspective(grid, warp, small.shape[::-1]), np.float32)
+        found = _agreeing(
+            _patch_matches(small, grid, SEARCH_MM[0], COARSE_PPM), AGREE_MM[0], LEAST_NEAR
+        )
+        if found is None:
             return None
-        total = np.asarray(found, np.float64) @ total
+        total = found @ total
+        if _moved(found, maps.centres) <= SETTLED_MM:
+            break
+    grid = np.asarray(cv2.warpPerspective(maps.grid, _scaled(total), edges.shape[::-1]), np.float32)
+    fine = _patch_matches(edges, grid, SEARCH_MM[1], SHEET_PPM)
+    # As closely as the patches agree: a looser agreement, which blur may leave, also admits
+    # a map a little off (enough to tip a cell's colour where the sensor clipped it).
+    found = _agreeing(fine, AGREE_MM[1], LEAST_PATCHES)
+    if found is None:
+        found = _agreeing(fine, BLURRED_AGREE_MM, LEAST_PATCHES)
+    if found is None:
+        return None
+    total = found @ total
     return total if _moved(total, maps.centres) <= MOST_CORRECTION_MM else None
 
 
@@ -310,14 +370,17 @@ def paper_light(image: Floats, clipped: Mask, margin: Mask) -> PaperLight | None
     level = np.asarray(cv2.blur(image[:, :, reference], (3, 3)), np.float32).ravel()[picked]
     white = np.ones(3, np.float32)
     weight = np.ones(3, np.float32)
-    everywhere = np.ones(len(values), bool)
-    ratio, bound = _ratio(values, level, over, first, reference, everywhere)
+    # Paper lit darker than DARKEST_CELL of the brightest in the margin is not read anywhere:
+    # so dark a thing there is a hand or a cup, whatever its hue (a red cup is as grey as paper
+    # in blue and green).
+    lit = level >= DARKEST_CELL * float(np.percentile(level, BRIGHTEST_SHARE))
+    ratio, bound = _ratio(values, level, over, first, reference, lit)
     # The last channel among the pixels that match the first in hue (a hand is warmer than
     # paper, whatever its brightness), when the first is measured.
-    among = everywhere
+    among = lit
     if ratio is not None:
         hue = np.log(np.maximum(values[:, first], 1.0) / np.maximum(values[:, reference], 1.0))
-        among = np.abs(hue - ratio) < 2 * NEUTRAL
+        among = lit & (np.abs(hue - ratio) < 2 * NEUTRAL)
     elif bound is not None:
         ratio, weight[first] = bound, BOUNDED_WEIGHT
     else:
@@ -427,7 +490,7 @@ def fit_cells(
     or darker by beta_p (a plane across the cell: a shadow's soft edge), less the ink lam_p of
     the pencil d. With lam_p eliminated per pixel, beta's plane is a small least squares problem
     per cell, held to 1 (the paper around) unless the cell shows otherwise. Clipped channels
-    take no part, and count against a fit that predicts them darker.
+    take no part, and count against a fit that predicts them darker than they read.
     """
     w = np.where(clipped, 0.0, 1.0).astype(np.float32) * weight[None, :]
     basis = np.concatenate([np.ones((len(pixels), 1), np.float32), offsets], axis=1)
@@ -472,7 +535,9 @@ def fit_cells(
         predicted = lit - lam * (white[:, c, None] * ABSORB[:, c])
         error = np.where(
             clipped[:, c, None],
-            np.minimum(0.0, predicted - CLIPPED),
+            # Only known to be at least as bright as it reads: the grid's alignment moves
+            # pixels, mixing clipped light with the unclipped light beside it.
+            np.minimum(0.0, predicted - np.minimum(pixels[:, c, None], CLIPPED)),
             pixels[:, c, None] - predicted,
         )
         relative = error * weight[c] / np.maximum(lit, 1.0)
@@ -505,10 +570,29 @@ def fit_cells(
     )
 
 
-def judge(place: str, fit: CellFit, k: int, outlined: bool = False) -> Read:
+def _merged(fit: CellFit, refit: CellFit, cells: Mask) -> CellFit:
+    """``fit``, with ``refit`` in place of it for ``cells``."""
+    return CellFit(
+        *(
+            np.where(cells[None, :], getattr(refit, f.name), getattr(fit, f.name))
+            for f in fields(CellFit)
+        )
+    )
+
+
+def judge(
+    place: str,
+    fit: CellFit,
+    k: int,
+    outlined: bool = False,
+    alone: bool = False,
+    clearly: float = CLEARLY_BEST,
+) -> Read:
     """One cell's reading from its fit: a pencil, bare paper, or a problem (``outlined``: its
     printed outline shows, so light unlike the paper's there is the light, not something over
-    the cell)."""
+    the cell; ``alone``: nothing was found over the sheet near it either, so ink on one side
+    only is uneven hatching, not a side covered; ``clearly``: how many times better than the
+    next the pencil named must fit)."""
     misfit = fit.misfit[:, k]
     best, runner = (int(i) for i in np.argsort(misfit)[:2])
     pencil = PENCILS[best]
@@ -525,13 +609,14 @@ def judge(place: str, fit: CellFit, k: int, outlined: bool = False) -> Read:
         return Read(place, None, round(min(0.99, 1.0 - 5.0 * ink), 3))
     if ink < FILLED_INK or inked < FILLED_SHARE:
         return Read(place, None, 0.0, f"{place}: unclear, faint {pencil} ({inked:.0%} inked)")
-    if fit.evenness[best, k] < EVEN_INK:
+    least = UNEVEN_INK if outlined and alone else EVEN_INK
+    if fit.evenness[best, k] < least:
         return Read(place, None, 0.0, f"{place}: covered, or coloured only in part")
     if misfit[best] > WORST_FIT:
         return Read(place, None, 0.0, f"{place}: covered, or no pencil ({pencil} fits poorly)")
-    if margin < CLEARLY_BEST:
+    if margin < clearly:
         return Read(place, None, 0.0, f"{place}: ambiguous {pencil}/{PENCILS[runner]}")
-    return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * CLEARLY_BEST / margin), 3))
+    return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * clearly / margin), 3))
 
 
 def outlined_cells(contrast: Floats, reads: list[Read]) -> Mask:
@@ -632,8 +717,8 @@ class IsleReader:
         # Beside a hand or a cup, what looks lit beyond the paper around may be the thing itself
         # (lit, while its shadow darkens the paper the white was measured on).
         beside = cv2.dilate(things.astype(np.uint8), disc(2.0 * RIM_MM))[ys, xs] > 0
-        beside = np.bincount(owner, beside, count)[owner] > 0
-        brightest = np.where(beside, BRIGHTEST_CELL, paper.brightest[ys, xs])
+        near = np.bincount(owner, beside, count) > 0
+        brightest = np.where(near[owner], BRIGHTEST_CELL, paper.brightest[ys, xs])
         offsets = maps.offsets[shown]
         fit = fit_cells(pixels, over, whites, owner, offsets, count, light.weight, brightest)
         visible = np.bincount(owner, minlength=count) >= MIN_SEEN * np.bincount(
@@ -641,11 +726,37 @@ class IsleReader:
         )
         first = [judge(place, fit, k) for k, place in enumerate(maps.names)]
         outlined = outlined_cells(contrast, first)
-        # The outline only lets a cell lit unlike its paper be read: only those are judged again.
+        # The outline only lets a cell lit unlike its paper, or inked unevenly with nothing near
+        # it, be read: only those are judged again.
+        again = outlined & np.array([read.problem is not None for read in first])
+        alone = outlined & ~near
         reads = [
-            judge(read.component, fit, k, True) if outlined[k] and read.problem else read
+            judge(read.component, fit, k, True, alone[k]) if again[k] else read
             for k, read in enumerate(first)
         ]
+        # Still refused, they may be lit beyond what the paper around allows (it may lie in a
+        # shadow they are clear of): fitted as brightly as they show, one pencil must explain
+        # them far better than any other (a hand lit over part of a cell mixes with its pencil
+        # to a colour between two).
+        lifted = again & np.array([read.problem is not None for read in reads])
+        if lifted.any():
+            brightest = np.where(lifted[owner], OUTLINED_BRIGHTEST, brightest)
+            part = lifted[owner]
+            refit = fit_cells(
+                pixels[part],
+                over[part],
+                whites[part],
+                owner[part],
+                offsets[part],
+                count,
+                light.weight,
+                brightest[part],
+            )
+            fit = _merged(fit, refit, lifted)
+            reads = [
+                judge(read.component, fit, k, True, alone[k], LIFTED_CLEARLY) if lifted[k] else read
+                for k, read in enumerate(reads)
+            ]
         if (light.weight < 1.0).any():
             # A white only bounded may be off: a pencil must still be named with it lower.
             lower = np.where(light.weight < 1.0, np.exp(-BOUND_SLACK), 1.0).astype(np.float32)
@@ -654,7 +765,7 @@ class IsleReader:
             )
             # Only the pencil is in question: how the cell is lit was judged on the first fit.
             reads = [
-                unsure_white(read, judge(read.component, other, k, True))
+                unsure_white(read, judge(read.component, other, k, True, alone[k]))
                 for k, read in enumerate(reads)
             ]
         if guessed.any():

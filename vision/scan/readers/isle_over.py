@@ -8,12 +8,14 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
 - **Smooth.** Hatching is strokes with paper between them, each cell ringed by its printed
   outline. A cup or a hand is smooth: a smooth region, of another hue than the paper's or
   darker than the paper around it, with no printed outline showing inside it, is part of
-  something over the sheet (a shadow is as smooth, but the outlines show through it). Such
+  something over the sheet (a shadow is as smooth, but the outlines show through it: through a
+  region of the paper's hue, the printed grid's own pattern must show about as strongly as on
+  the lit bare paper, however faint blur leaves it there; a white cup hides it). Such
   parts close together (a cup's side and its coffee, parted by the rim's edge) that together
   are larger than a few cells are one thing.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
   cup that looks like a pencil, or like paper; with the cells read alike around them (its rim),
-  but for a pencil's cell that shows its outline (hatching beside the cup).
+  but for a cell that shows its outline (hatching or bare paper beside the cup).
 """
 
 from __future__ import annotations
@@ -52,6 +54,10 @@ LEAST_PART = 800.0  # mm^2: a part of one, such as a cup's side seen beside its 
 LINE_BLUR_MM = 2.0
 OUTLINES_SHOW = 3.5  # t statistic
 LEAST_LINE_PX = 20
+# Through a part of the paper's hue, the printed grid must show at least this share as clearly
+# as on the lit bare paper of the island (a shadow darkens outline and paper alike).
+SHADOW_GRID = 0.5
+LIT_PAPER = 0.05  # log units: bare paper this close to the brightest around is lit
 # Outlines missing: fainter than this (log units) on a pencil's cell; on a bare cell, fainter
 # than this share of the sheet's bare cells (of which at least LEAST_BARE), unless MOST_BRIGHT
 # of it is near the sensor's limit; in a group of SMOOTH_GROUP cells.
@@ -70,7 +76,7 @@ def covering(image: Floats, clipped: Mask, white: Floats, seen: Mask, maps: Shee
     The margin shows nothing but paper, so a hue there that is not the paper's is something
     over the sheet; the connected region of that colour (hue and brightness), whatever cells it
     crosses, is the thing itself: a hand or a cup is one colour, shaded a little. Hue is read
-    only in channels measured outright.
+    only in channels measured outright, and wherever it is measured.
     """
     blue, green, red = log_planes(image / white * 255.0)
     hues = (blue - green, red - green)
@@ -87,8 +93,11 @@ def covering(image: Floats, clipped: Mask, white: Floats, seen: Mask, maps: Shee
         part = labels == label
         alike = odd & (np.abs(green - np.median(green[part])) < SAME_COLOUR[1])
         for hue, ok in zip(hues, measured, strict=True):
-            if ok[part].all():  # this hue is measured all over the seed
-                alike &= np.abs(hue - np.median(hue[part])) < SAME_COLOUR[0]
+            known = part & ok
+            if known.sum() >= LEAST_BLOB * SHEET_PPM * SHEET_PPM:
+                # Wherever this hue is measured, it is the thing's (a yellow cup clipped in red
+                # where it is lit is still not the green hatching beside it).
+                alike &= ~ok | (np.abs(hue - np.median(hue[known])) < SAME_COLOUR[0])
         _, regions = cv2.connectedComponents((alike | part).astype(np.uint8), connectivity=8)
         covered |= np.isin(regions, np.unique(regions[part]))
     return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
@@ -127,8 +136,8 @@ def smooth_blobs(
     whose outline is fainter than NO_OUTLINE is suspect. Bare paper shows its outline as the
     blur allows: a bare cell is suspect when its outline is much fainter than the sheet's other
     bare cells show theirs (a white cup is as plain as paper), unless the sensor clips it there
-    (the line is lost in the paper's white). A cell of the rim read as a pencil whose outline
-    shows (``outlined``) is beside the cup, not under it. ``contrast``: how much each cell's
+    (the line is lost in the paper's white). A cell of the rim whose outline shows
+    (``outlined``) is beside the cup, not under it. ``contrast``: how much each cell's
     outline shows.
     """
     count = len(reads)
@@ -157,8 +166,7 @@ def smooth_blobs(
         if len(group) >= SMOOTH_GROUP:
             colour = reads[group[0]].value
             rim = [n for k in group for n in maps.neighbours[k] if reads[n].value == colour]
-            if colour is not None:
-                rim = [n for n in rim if not outlined[n]]
+            rim = [n for n in rim if not outlined[n]]
             inside[group + rim] = True
     return inside
 
@@ -181,6 +189,34 @@ def _outlines_show(lines: Floats, part: Mask, maps: SheetMaps) -> bool:
         return True  # too little of the grid to tell: not taken for a cup
     spread = float(off.std()) + 1e-6
     return bool((on.mean() - off.mean()) / (spread / np.sqrt(len(on))) >= OUTLINES_SHOW)
+
+
+def _shadow_shows_grid(
+    lines: Floats, grid: Floats, part: Mask, maps: SheetMaps, lit_slope: float
+) -> bool:
+    """Whether the printed grid shows through ``part`` (of the paper's hue) as through a
+    shadow: clearly, and at least SHADOW_GRID as strongly as on lit bare paper (``lit_slope``).
+    A white cup is as plain as paper, but hides the grid altogether."""
+    response = _grid_response(lines, grid, part, maps)
+    if response is None:
+        return True  # too little of the grid to tell: not taken for a cup
+    slope, t = response
+    return slope >= SHADOW_GRID * lit_slope and t >= OUTLINES_SHOW
+
+
+def _grid_response(
+    lines: Floats, grid: Floats, region: Mask, maps: SheetMaps
+) -> tuple[float, float] | None:
+    """How strongly the printed grid shows in ``region``: the line response regressed on the
+    grid's own pattern (``grid``), and that slope against its noise (the response's spread clear
+    of the outlines) as a t statistic; None when too little of the grid lies there."""
+    on, off = region & maps.on_line, region & maps.off_line
+    if int(on.sum()) < LEAST_LINE_PX or int(off.sum()) < LEAST_LINE_PX:
+        return None
+    pattern = grid[region]
+    energy = float(pattern @ pattern)
+    slope = float(lines[region] @ pattern) / energy
+    return slope, slope * float(np.sqrt(energy)) / (float(lines[off].std()) + 1e-6)
 
 
 def _brightest_around(shade: Floats) -> Floats:
@@ -221,6 +257,12 @@ def smooth_objects(
     lines = np.asarray(
         cv2.GaussianBlur(shade, (0, 0), LINE_BLUR_MM * SHEET_PPM) - shade, np.float32
     )
+    # The printed grid as the line response sees it, and how clearly it shows on lit bare paper.
+    grid = np.asarray(
+        maps.grid - cv2.GaussianBlur(maps.grid, (0, 0), LINE_BLUR_MM * SHEET_PPM), np.float32
+    )
+    lit_paper = smooth & ~odd.astype(bool) & (hue < OTHER_HUE) & (shade > lit - LIT_PAPER)
+    lit_response = _grid_response(lines, grid, lit_paper & (maps.whole >= 0), maps)
     # Plain parts, coloured or of the paper's hue (a shadow is, and is apart from the coloured
     # thing that casts it).
     plain = np.zeros((2, *odd.shape), bool)
@@ -228,8 +270,13 @@ def smooth_objects(
         if stats[label, cv2.CC_STAT_AREA] < LEAST_PART * SHEET_PPM * SHEET_PPM:
             continue
         part = labels == label
-        if not _outlines_show(lines, part, maps):
-            plain[int(np.median(hue[part]) > OTHER_HUE)] |= part
+        coloured = bool(np.median(hue[part]) > OTHER_HUE)
+        if coloured or lit_response is None or lit_response[1] < OUTLINES_SHOW:
+            shows = _outlines_show(lines, part, maps)
+        else:
+            shows = _shadow_shows_grid(lines, grid, part, maps, lit_response[0])
+        if not shows:
+            plain[int(coloured)] |= part
     # The edges between one thing's parts are rough over about a roughness window.
     reach = np.ones((round(SMOOTH_MM * SHEET_PPM) + 2,) * 2, np.uint8)
     over = np.zeros(odd.shape, bool)
