@@ -36,6 +36,7 @@ from vision.scan.readers.isle import (
     unsure_white,
 )
 from vision.scan.readers.isle_over import smooth_objects
+from vision.scan.readers.isle_sheet import SheetMaps
 from vision.scan.scanner import Scanner
 
 
@@ -334,21 +335,29 @@ def disc(face: np.ndarray, centre: tuple[int, int], radius: int) -> np.ndarray:
     return inside > 0
 
 
+def bare_sheet() -> tuple[SheetMaps, np.ndarray, np.ndarray]:
+    """An Isle sheet's maps, all of it seen, nothing clipped."""
+    maps = IsleReader().maps(sheet())
+    return maps, np.ones(maps.shape, bool), np.zeros((*maps.shape, 3), bool)
+
+
+def assert_found_just(found: np.ndarray, thing: np.ndarray) -> None:
+    """All of ``thing`` found but its very edge (rough where it meets the sheet), and nothing
+    beyond it."""
+    within = cv2.erode(thing.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    beyond = cv2.dilate(thing.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0
+    assert found[within].all()
+    assert not found[beyond].any()
+
+
 def test_a_smooth_cup_over_the_island_is_found_and_a_shadow_is_not() -> None:
-    layout = sheet()
-    maps = IsleReader().maps(layout)
-    seen = np.ones(maps.shape, bool)
-    clear = np.zeros((*maps.shape, 3), bool)
+    maps, seen, clear = bare_sheet()
     face = hatched_face(5)
     cup = disc(face, (130, 100), 32)
     with_cup = face.copy()
     with_cup[cup] = (150.0, 90.0, 40.0)  # a blue cup, seen from above
     found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
-    # All of it but its very edge (rough where it meets the sheet), and nothing beyond.
-    within = cv2.erode(cup.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
-    beyond = cv2.dilate(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0
-    assert found[within].all()
-    assert not found[beyond].any()
+    assert_found_just(found, cup)
     # A soft shadow as dark as the cup: the printed outlines show through it.
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
@@ -358,10 +367,7 @@ def test_a_smooth_cup_over_the_island_is_found_and_a_shadow_is_not() -> None:
 def test_a_cups_side_and_its_coffee_are_one_thing_though_each_is_small() -> None:
     # Each half alone is smaller than a cup; parted only by the edge between their colours,
     # they are one thing over the sheet.
-    layout = sheet()
-    maps = IsleReader().maps(layout)
-    seen = np.ones(maps.shape, bool)
-    clear = np.zeros((*maps.shape, 3), bool)
+    maps, seen, clear = bare_sheet()
     face = hatched_face(5)
     cup = disc(face, (130, 100), 28)
     side = cup & (np.arange(face.shape[1]) < 130)[None, :]
@@ -383,19 +389,13 @@ def test_a_cups_side_and_its_coffee_are_one_thing_though_each_is_small() -> None
 def test_in_a_blurred_photo_a_white_cup_is_found_and_a_shadow_is_not() -> None:
     # Blurred, the printed outlines are faint everywhere; a white cup hides them altogether, a
     # shadow only darkens them with the paper.
-    layout = sheet()
-    maps = IsleReader().maps(layout)
-    seen = np.ones(maps.shape, bool)
-    clear = np.zeros((*maps.shape, 3), bool)
+    maps, seen, clear = bare_sheet()
     face = np.asarray(cv2.GaussianBlur(hatched_face(5), (0, 0), 2.0), np.float32)
     cup = disc(face, (130, 100), 30)
     with_cup = face.copy()
     with_cup[cup] = PAPER * 0.75  # as plain as paper, in its shade
     found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
-    within = cv2.erode(cup.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
-    beyond = cv2.dilate(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0
-    assert found[within].all()
-    assert not found[beyond].any()
+    assert_found_just(found, cup)
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
     assert not smooth_objects(noisy(shadowed, 2), clear, seen, PAPER, maps).any()
