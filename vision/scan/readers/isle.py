@@ -619,6 +619,11 @@ def judge(
     return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * clearly / margin), 3))
 
 
+def _refused(reads: list[Read]) -> Mask:
+    """Which cells were read with a problem."""
+    return np.array([read.problem is not None for read in reads])
+
+
 def outlined_cells(contrast: Floats, reads: list[Read]) -> Mask:
     """Per cell, whether its printed outline shows as clearly as a shadow lets it (``contrast``:
     how much each cell's outline shows)."""
@@ -728,7 +733,7 @@ class IsleReader:
         outlined = outlined_cells(contrast, first)
         # The outline only lets a cell lit unlike its paper, or inked unevenly with nothing near
         # it, be read: only those are judged again.
-        again = outlined & np.array([read.problem is not None for read in first])
+        again = outlined & _refused(first)
         alone = outlined & ~near
         reads = [
             judge(read.component, fit, k, True, alone[k]) if again[k] else read
@@ -738,7 +743,7 @@ class IsleReader:
         # shadow they are clear of): fitted as brightly as they show, one pencil must explain
         # them far better than any other (a hand lit over part of a cell mixes with its pencil
         # to a colour between two).
-        lifted = again & np.array([read.problem is not None for read in reads])
+        lifted = again & _refused(reads)
         if lifted.any():
             brightest = np.where(lifted[owner], OUTLINED_BRIGHTEST, brightest)
             part = lifted[owner]
