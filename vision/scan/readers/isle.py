@@ -408,11 +408,12 @@ def paper_map(
     paper shows, filled in between (None when no bare paper shows anywhere)."""
     h, w = image.shape[:2]
     planes = [image[:, :, c] / light.white[c] for c in range(3)]
-    usable = [~clipped[:, :, c] & (light.weight[c] >= 1.0) for c in range(3)]
-    measured = usable[0].astype(np.float32) + usable[1] + usable[2]
-    level = np.asarray(
-        sum(np.where(u, p, 0.0) for u, p in zip(usable, planes, strict=True)), np.float32
-    )
+    unclipped = ~clipped
+    usable = [
+        unclipped[:, :, c] if light.weight[c] >= 1.0 else np.zeros((h, w), bool) for c in range(3)
+    ]
+    measured = np.add(usable[0], usable[1], dtype=np.float32) + usable[2]
+    level = planes[0] * usable[0] + planes[1] * usable[1] + planes[2] * usable[2]
     level /= np.maximum(measured, 1.0)
     # Paper: one brightness in every channel measured; bright enough in the clipped ones; about
     # as bright in a channel whose white is only bounded (that bound is seldom far off).
@@ -426,20 +427,20 @@ def paper_map(
     # cell's edge can look grey too, but only along a thin line.
     paper = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_OPEN, disc(PAPER_PATCH_MM)) > 0
     size = BLOCK * BLOCK
+    rows, cols = h // BLOCK, w // BLOCK
     count = _blocks(paper).sum(axis=2)
     if not (count >= size // 4).any():
         return None
     # The upper part of the paper in a block: grid lines and noise pull the rest down.
-    ordered = np.sort(np.where(_blocks(paper), _blocks(level), -1.0), axis=2)
-    at = np.clip(size - count + ((count - 1) * 0.8).astype(int), 0, size - 1)
-    known = (count >= size // 4).astype(np.float32)
-    brightness = np.where(
-        known > 0, np.take_along_axis(ordered, at[..., None], axis=2)[..., 0], 0.0
-    )
-    brightness = brightness.astype(np.float32)
+    enough = count >= size // 4
+    ordered = np.sort(_blocks(np.where(paper, level, -1.0))[enough], axis=1)
+    at = (count[enough] - 1) * 4 // 5  # among the paper's pixels, ahead of the -1 fill
+    brightness = np.zeros((rows, cols), np.float32)
+    brightness[enough] = ordered[np.arange(len(at)), size - count[enough] + at]
+    known = enough.astype(np.float32)
     filled, have = brightness.copy(), known.copy()
     for sigma in (1.0, 2.0, 4.0, 8.0, 16.0):
-        total = cv2.GaussianBlur(brightness * known, (0, 0), sigma)
+        total = cv2.GaussianBlur(brightness, (0, 0), sigma)
         weight = cv2.GaussianBlur(known, (0, 0), sigma)
         gap = (have == 0) & (weight > 1e-3)
         filled[gap] = total[gap] / weight[gap]
@@ -448,9 +449,8 @@ def paper_map(
     # Filled in from a shadow's paper, a lit cell would read as lit beyond the paper around.
     reach = round(2.0 * AROUND_MM * SHEET_PPM / BLOCK) | 1  # blocks across
     round_reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
-    around = cv2.dilate(np.where(known > 0, brightness, 0.0).astype(np.float32), round_reach)
+    around = cv2.dilate(brightness, round_reach)  # nought where no paper shows
     headroom = np.where(known > 0, 1.0, np.maximum(around / np.maximum(filled, 1e-3), 1.0))
-    rows, cols = filled.shape
 
     def full(blocks: Floats) -> Floats:
         grown = cv2.resize(blocks, (cols * BLOCK, rows * BLOCK), interpolation=cv2.INTER_LINEAR)
@@ -461,8 +461,7 @@ def paper_map(
             np.float32,
         )
 
-    level = full(filled)
-    white = cv2.merge([level * light.white[c] for c in range(3)])
+    white = full(filled)[:, :, None] * light.white
     return PaperMap(
         np.asarray(white, np.float32), BRIGHTEST_CELL * full(headroom.astype(np.float32))
     )
