@@ -65,6 +65,11 @@ READ_BY_MARKERS = {("paintings", "mat")}
 # Markers named by their look where the detector outlined them but could not decode them
 # (measured on hard Paintings photos: see ``vision.scan.readers.second_look``).
 RESCUED_KINDS = {("paintings", "mat"), ("paintings", "art-card")}
+# An Isle sheet seen by one marker is placed only roughly, and may not be lined up on its grid at
+# all: its other corner markers are named the same way where the detector outlined them. (With
+# two decoded, a third named there is placed less precisely than the grid lines the sheet up.)
+RESCUED_SHEETS = {("isle", "sheet")}
+FEW_MARKERS = 2
 # Boards whose reader measures the paper's white itself, channel by channel where the sensor
 # clips, and refuses only what clipping leaves unreadable.
 OWN_EXPOSURE = {("isle", "sheet")}
@@ -105,6 +110,7 @@ class Scanner:
         self.art_row = ArtRowReader()
         self.market = MarketReader()
         self.rescue = Rescue(RESCUED_KINDS)
+        self.sheet_rescue = Rescue(RESCUED_SHEETS)
 
     def prepare(self) -> None:
         """Draw every board's printed face now rather than on first sight (for a live camera or
@@ -162,6 +168,8 @@ class Scanner:
         markers, outlines = self.detector.detect_with_rejected(gray)
         if self._may_hold_paintings(markers, game):
             markers += self.rescue.markers(gray, outlines, {m.id for m in markers})
+        elif self._sheet_seen_by_few(markers, game):
+            markers += self.sheet_rescue.markers(gray, outlines, {m.id for m in markers})
         if scale == 1.0:
             return markers
         return [
@@ -178,6 +186,20 @@ class Scanner:
         games = {self.index[m.id].layout.game for m in markers if m.id in self.index}
         games.discard("calibration")
         return not games or "paintings" in games
+
+    def _sheet_seen_by_few(self, markers: Sequence[Marker], game: str | None) -> bool:
+        """Whether an Isle sheet may want markers the detector outlined but did not decode: one
+        is seen by fewer than FEW_MARKERS, or none is seen where only Isle is looked for."""
+        if game not in (None, "isle"):
+            return False
+        seen: dict[str, int] = {}
+        for m in markers:
+            owner = self.index.get(m.id)
+            if owner is not None and (owner.layout.game, owner.layout.kind) in RESCUED_SHEETS:
+                seen[owner.layout.key] = seen.get(owner.layout.key, 0) + 1
+        if not seen:
+            return game == "isle"
+        return min(seen.values()) < FEW_MARKERS
 
     def scan(self, image: Image, game: str | None = None) -> Observation:
         stages: dict[str, float] = {}
