@@ -35,7 +35,7 @@ from vision.scan.readers.isle import (
     paper_map,
     unsure_white,
 )
-from vision.scan.readers.isle_over import smooth_objects
+from vision.scan.readers.isle_over import smooth_blobs, smooth_objects
 from vision.scan.readers.isle_sheet import SHEET_PPM, SheetMaps
 from vision.scan.rectify import rectify
 from vision.scan.registration import register
@@ -186,7 +186,8 @@ def test_a_sheet_whose_markers_blur_leaves_undecoded_is_found_by_their_cells(
     tools: tuple[Renderer, Scanner],
 ) -> None:
     # A cup and a hand hide two corners; the detector outlines the other two markers but cannot
-    # decode them (blur, a steep view). Named by their cells, they place the sheet.
+    # decode them (blur, a steep view). Named by their cells, they place the sheet. (Blur also
+    # leaves four blue cells as plain as a cup: they end where their cells do, so are hatching.)
     renderer, scanner = tools
     position = random_position("isle", random.Random(5231))
     rendering = renderer.render(plan_table(position, "x"), RenderOptions(5231, Difficulty.HARD))
@@ -196,6 +197,8 @@ def test_a_sheet_whose_markers_blur_leaves_undecoded_is_found_by_their_cells(
     (board,) = observation.boards
     truth = TRUTH["isle"](position)
     assert all(c.value == truth[c.component] for c in board.components if not c.problem)
+    hidden = hidden_components(rendering.truth, "isle")
+    assert board.problems and all(p.split(": ")[0] in hidden for p in board.problems)
 
 
 def test_filled_cells_in_a_cups_shadow_are_read_with_their_pencils(
@@ -435,3 +438,46 @@ def test_in_a_blurred_photo_a_white_cup_is_found_and_a_shadow_is_not() -> None:
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
     assert not smooth_objects(noisy(shadowed, 2), clear, seen, PAPER, maps).any()
+
+
+def blob_reads(maps: SheetMaps, group: list[int], around: dict[int, Read]) -> list[Read]:
+    """Every cell read as bare paper, but ``group`` as blue and ``around`` as given."""
+    reads = [Read(name, None, 0.9) for name in maps.names]
+    for k in group:
+        reads[k] = Read(maps.names[k], "blue", 0.9)
+    for k, read in around.items():
+        reads[k] = read
+    return reads
+
+
+def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
+    maps, _, clear = bare_sheet()
+    # Three cells that touch one another, read as blue with no outline showing (blur smooths
+    # hatching as plain as a cup).
+    first = next(k for k, near in enumerate(maps.neighbours) if len(near) == 6)
+    second = maps.neighbours[first][0]
+    third = next(n for n in maps.neighbours[first] if n in maps.neighbours[second])
+    group = [first, second, third]
+    around = sorted({n for k in group for n in maps.neighbours[k]} - set(group))
+    contrast = np.full(len(maps.names), 0.05, np.float32)
+    contrast[group] = 0.005
+    outlined = contrast > 0.02
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+
+    def under_cup(reads: list[Read], hidden: np.ndarray = outlined) -> list[int]:
+        found = smooth_blobs(image, clear, maps, reads, contrast, hidden)
+        return [int(k) for k in np.flatnonzero(found)]
+
+    # Every cell around is read as paper: the blue ends at its cells' edges.
+    assert under_cup(blob_reads(maps, group, {})) == []
+    # A cup lies in part over the cells around it: one is refused...
+    edge = around[0]
+    faint = Read(maps.names[edge], None, 0.0, "faint")
+    assert under_cup(blob_reads(maps, group, {edge: faint})) == sorted(group)
+    # ...or read as blue with its outline hidden (the cup's rim, covered with it).
+    rim = Read(maps.names[edge], "blue", 0.9)
+    hidden = outlined.copy()
+    hidden[edge] = False
+    assert under_cup(blob_reads(maps, group, {edge: rim}), hidden) == sorted([*group, edge])
+    # Read as blue with its outline showing, it is hatching beside the group.
+    assert under_cup(blob_reads(maps, group, {edge: rim})) == []

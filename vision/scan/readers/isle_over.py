@@ -15,7 +15,9 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   are larger than a few cells are one thing.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
   cup that looks like a pencil, or like paper; with the cells read alike around them (its rim),
-  but for a cell that shows its outline (hatching or bare paper beside the cup).
+  but for a cell that shows its outline (hatching or bare paper beside the cup). Cells of one
+  pencil whose every neighbour is read as paper or another pencil are hatching, however blur
+  smooths it: a cup is round, and lies in part over the cells around it.
 """
 
 from __future__ import annotations
@@ -163,12 +165,26 @@ def smooth_blobs(
                 if plain[n] and not done[n] and reads[n].value == reads[k].value:
                     done[n] = True
                     todo.append(n)
-        if len(group) >= SMOOTH_GROUP:
+        if len(group) >= SMOOTH_GROUP and not _shaped_like_cells(group, reads, outlined, maps):
             colour = reads[group[0]].value
             rim = [n for k in group for n in maps.neighbours[k] if reads[n].value == colour]
             rim = [n for n in rim if not outlined[n]]
             inside[group + rim] = True
     return inside
+
+
+def _shaped_like_cells(
+    group: list[int], reads: list[Read], outlined: Mask, maps: SheetMaps
+) -> bool:
+    """Whether a group of cells read as one pencil ends where its cells do: every cell around
+    it is read, as paper, as another pencil or as its own with its outline showing. Blur
+    smooths hatching as plain as a cup, but a cup is round: it lies in part over the cells
+    around it, which then read as its colour, outline hidden, or not at all."""
+    colour = reads[group[0]].value
+    around = {n for k in group for n in maps.neighbours[k]} - set(group)
+    return colour is not None and all(
+        reads[n].problem is None and (reads[n].value != colour or outlined[n]) for n in around
+    )
 
 
 def _roughness(image: Floats) -> Floats:
