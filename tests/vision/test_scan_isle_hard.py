@@ -4,6 +4,7 @@ that looks like a pencil, or like paper, included)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import cv2
@@ -144,6 +145,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5214, "a green cell beside a hand clipped in red where lit, taken for it by blue alone"),
         (5100, "two markers, the sheet placed 12 mm off at the far side: grid not lined up"),
         (5150, "two markers, motion blur: too few patches agreed to line up the grid"),
+        (5114, "a red cell lit darker than its paper, too noisy to tell from brown pixel by pixel"),
+        (5143, "a dark red cell in a noisy JPEG refused as fitting no pencil"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -261,7 +264,13 @@ def one_cell_fit(ink: float, misfit: float) -> CellFit:
         return np.full((4, 1), value, np.float32)
 
     return CellFit(
-        per_pencil(ink), per_pencil(0.0), per_pencil(1.0), per_pencil(misfit), per_pencil(0.0)
+        per_pencil(ink),
+        per_pencil(0.0),
+        per_pencil(1.0),
+        per_pencil(misfit),
+        per_pencil(0.0),
+        per_pencil(misfit),
+        per_pencil(0.0),
     )
 
 
@@ -286,6 +295,8 @@ def lit_fit(light: float) -> CellFit:
         per_pencil(light, light, light, light),
         per_pencil(1e-4, 1e-2, 1e-2, 1e-2),
         per_pencil(1.0, 1.0, 1.0, 1.0),
+        per_pencil(1e-5, 1e-3, 1e-3, 1e-3),
+        per_pencil(1e-5, 1e-5, 1e-5, 1e-5),
     )
 
 
@@ -310,7 +321,7 @@ def test_a_cell_lit_unlike_its_paper_is_read_only_when_its_outline_shows(
 def uneven_fit(evenness: float) -> CellFit:
     """One cell hatched green, clearly, its least inked third ``evenness`` of its most."""
     fit = lit_fit(1.0)
-    return CellFit(fit.ink, fit.inked, fit.light, fit.misfit, np.full((4, 1), evenness, np.float32))
+    return dataclasses.replace(fit, evenness=np.full((4, 1), evenness, np.float32))
 
 
 def test_a_cell_inked_unevenly_is_read_only_where_its_outline_shows_and_nothing_is_near() -> None:
@@ -329,6 +340,42 @@ def test_a_pencil_must_fit_as_clearly_better_than_the_next_as_asked() -> None:
     assert judge("cell (2,2)", lit_fit(1.0), 0, clearly=50.0).problem == (
         "cell (2,2): ambiguous green/blue"
     )
+
+
+def scattered_fit(red: float, brown: float) -> CellFit:
+    """One cell hatched red, lit darker than its paper, its pixels scattered so widely that red
+    fits them hardly better than brown (misfits 0.017 and 0.019) and no pencil well; its mean
+    colour ``red`` and ``brown`` off those pencils' lines, 1e-3 of which the scatter explains."""
+
+    def per_pencil(*values: float) -> np.ndarray:
+        return np.array(values, np.float32)[:, None]
+
+    return CellFit(
+        per_pencil(0.6, 0.6, 0.6, 0.6),
+        per_pencil(1.0, 1.0, 1.0, 1.0),
+        per_pencil(0.75, 0.75, 0.75, 0.75),
+        per_pencil(0.5, 0.5, 0.019, 0.017),
+        per_pencil(1.0, 1.0, 1.0, 1.0),
+        per_pencil(0.3, 0.3, brown, red),
+        per_pencil(1e-3, 1e-3, 1e-3, 1e-3),
+    )
+
+
+def test_a_scattered_cell_is_named_by_its_mean_colour_only_with_nothing_near_it() -> None:
+    # Its outline shows and nothing was found near it: the scatter is the photo's, not a hand's.
+    fit = scattered_fit(1e-4, 1.2e-2)
+    assert judge("cell (2,2)", fit, 0, outlined=True, alone=True) == Read(
+        "cell (2,2)", "red", 0.754
+    )
+    poorly = "cell (2,2): covered, or no pencil (red fits poorly)"
+    assert judge("cell (2,2)", fit, 0, outlined=True).problem == poorly
+    assert judge("cell (2,2)", fit, 0).problem == poorly
+    # Its mean colour no more than four times closer to red's line than to brown's, or off red's
+    # line by more than the scatter explains, leaves the cell refused.
+    near_brown = scattered_fit(1e-4, 4e-3)
+    assert judge("cell (2,2)", near_brown, 0, outlined=True, alone=True).problem == poorly
+    off_red = scattered_fit(5e-3, 0.3)
+    assert judge("cell (2,2)", off_red, 0, outlined=True, alone=True).problem == poorly
 
 
 def test_an_outline_shows_when_half_as_clear_as_on_the_cells_read_as_a_pencil() -> None:

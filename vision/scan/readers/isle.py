@@ -25,11 +25,13 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
    pencil that explains the cell clearly best names it; hardly any ink is bare paper. Hatching
    covers the whole cell, so ink on one side only is a problem, not a colour, unless the cell's
    printed outline shows and nothing was found over the sheet near it: strokes skipped or
-   lifted early leave a third of a cell far less inked, but not bare. A cell lit far darker
-   than its paper, or brighter than the paper around, is read only when its printed outline
-   shows: a shadow darkens outline and paper alike, a cup or a hand hides the outline. Such a
-   cell may lie clear of a shadow that its paper lies in: if still refused, it is fitted as
-   brightly lit as it shows, and one pencil must explain it far better than any other.
+   lifted early leave a third of a cell far less inked, but not bare. There too, a cell whose
+   pixels scatter too widely to tell its pencil (dark, noisy or blurred) is named by its mean
+   colour, which that scatter hardly moves. A cell lit far darker than its paper, or brighter
+   than the paper around, is read only when its printed outline shows: a shadow darkens
+   outline and paper alike, a cup or a hand hides the outline. Such a cell may lie clear of a
+   shadow that its paper lies in: if still refused, it is fitted as brightly lit as it shows,
+   and one pencil must explain it far better than any other.
 4. **What lies over the sheet.** Hands and cups have pencil colours too: they are found by where
    they reach (the bare margin), by being smooth where hatching is not, and by hiding the
    printed outlines (see ``isle_over``). A cell under one is covered, whatever colour it shows.
@@ -131,6 +133,12 @@ CLEARLY_BEST = 1.5  # the best pencil's misfit must be this many times smaller t
 LIFTED_CLEARLY = 5.0  # so much smaller, where a cell is fitted lit beyond its paper allows
 NOISE_FLOOR = 2e-4  # misfit every cell has from sensor noise
 WORST_FIT = 1.5e-2  # a cell fitting its best pencil worse than this is no pencil
+# A cell whose outline shows, with nothing found over the sheet near it, is named by its mean
+# colour where its pixels scatter too widely to name it (dark, noisy or blurred cells): the mean
+# must lie on the pencil's line within this many times what the scatter leaves in it, that many
+# times closer than to any other's, and the pixels scatter no more than NOISY_FIT.
+MEAN_FIT, MEAN_CLEARLY = 2.5, 5.0
+NOISY_FIT = 2.0 * WORST_FIT
 # A cell lit darker than this against its paper, or brighter than BRIGHTEST_CELL (where the
 # paper's white is a guess), may be under something, unless its printed outline shows at least
 # this share as clearly as on the cells read as a pencil (a shadow darkens outline and paper
@@ -144,6 +152,7 @@ EVEN_INK = 0.4  # the least inked third of a filled cell has at least this share
 # never bare: a cell whose outline shows, with nothing found over the sheet near it, may be
 # inked this unevenly (the edge of a hand across it leaves a third bare).
 UNEVEN_INK = 0.15
+TIED_PIXELS = 4.0  # neighbouring pixels that the photo's blur and its JPEG vary together
 
 
 def _bgr(name: str) -> Floats:
@@ -179,13 +188,17 @@ class PaperMap:
 class CellFit:
     """Per pencil and cell (K x C): the mean pressure, the share of inked pixels, how the cell
     is lit against the paper around it, the mean misfit, and how evenly the ink covers it (the
-    least inked third of the cell against the most inked one)."""
+    least inked third of the cell against the most inked one); and the misfit of the cell's mean
+    colour, with how much of it the pixels' scatter alone leaves (hatching, blur and the JPEG's
+    coarse colour scatter a cell's pixels about its pencil's line, but hardly move their mean)."""
 
     ink: Floats
     inked: Floats
     light: Floats
     misfit: Floats
     evenness: Floats
+    mean_misfit: Floats
+    mean_noise: Floats
 
 
 def _scaled(homography: Homography, ppm: float = SHEET_PPM) -> Homography:
@@ -527,8 +540,18 @@ def fit_cells(
     # which the fit itself cannot use, is cut off.
     signed = np.minimum(np.where(some, (beta * vw - vo) / vv_safe, 0.0), MOST_INK * beta)
     lam = np.maximum(signed, 0.0)
-    # The misfit, channel by channel (N x K each: cheaper than N x K x 3 at once).
+    n = np.maximum(np.bincount(owner, minlength=count), 1)
+
+    def mean(values: NDArray[Any]) -> Floats:
+        return np.asarray(
+            np.stack([np.bincount(owner, values[:, k], count) for k in range(kinds)]) / n,
+            np.float32,
+        )
+
+    # The misfit, channel by channel (N x K each: cheaper than N x K x 3 at once), and that of
+    # the cell's mean colour.
     misfit = np.zeros_like(beta)
+    mean_misfit = np.zeros((kinds, count), np.float32)
     for c in range(3):
         lit = beta * white[:, c, None]
         predicted = lit - lam * (white[:, c, None] * ABSORB[:, c])
@@ -541,14 +564,11 @@ def fit_cells(
         )
         relative = error * weight[c] / np.maximum(lit, 1.0)
         misfit += relative * relative
+        mean_misfit += mean(relative) ** 2
     inked = (lam / beta >= INKED).astype(np.float32)
-    n = np.maximum(np.bincount(owner, minlength=count), 1)
-
-    def mean(values: NDArray[Any]) -> Floats:
-        return np.asarray(
-            np.stack([np.bincount(owner, values[:, k], count) for k in range(kinds)]) / n,
-            np.float32,
-        )
+    pixel_misfit = mean(misfit)
+    # What the pixels' scatter about their mean leaves in it: over as many as vary apart.
+    mean_noise = np.maximum(pixel_misfit - mean_misfit, 0.0) * np.float32(TIED_PIXELS) / n
 
     # Hatching covers the whole cell; the edge of a hand or a cup across it leaves a side bare.
     third = (np.floor((np.arctan2(offsets[:, 1], offsets[:, 0]) + np.pi) * 1.5 / np.pi) % 3).astype(
@@ -564,8 +584,10 @@ def fit_cells(
         mean(signed / beta),
         mean(inked),
         mean(beta),
-        mean(misfit),
+        pixel_misfit,
         evenness.astype(np.float32),
+        mean_misfit,
+        np.asarray(mean_noise, np.float32),
     )
 
 
@@ -590,8 +612,8 @@ def judge(
     """One cell's reading from its fit: a pencil, bare paper, or a problem (``outlined``: its
     printed outline shows, so light unlike the paper's there is the light, not something over
     the cell; ``alone``: nothing was found over the sheet near it either, so ink on one side
-    only is uneven hatching, not a side covered; ``clearly``: how many times better than the
-    next the pencil named must fit)."""
+    only is uneven hatching, not a side covered, and pixels scattered about a pencil's line are
+    noise; ``clearly``: how many times better than the next the pencil named must fit)."""
     misfit = fit.misfit[:, k]
     best, runner = (int(i) for i in np.argsort(misfit)[:2])
     pencil = PENCILS[best]
@@ -611,11 +633,28 @@ def judge(
     least = UNEVEN_INK if outlined and alone else EVEN_INK
     if fit.evenness[best, k] < least:
         return Read(place, None, 0.0, f"{place}: covered, or coloured only in part")
+    if misfit[best] <= WORST_FIT and margin >= clearly:
+        return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * clearly / margin), 3))
+    # Its outline shows and nothing was found near it: nothing over it mixes with its pencil,
+    # and its mean colour, which noise hardly moves, may name it.
+    steady = _mean_margin(fit, k, best) if outlined and alone and misfit[best] <= NOISY_FIT else 0.0
+    if steady >= MEAN_CLEARLY:
+        return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * MEAN_CLEARLY / steady), 3))
     if misfit[best] > WORST_FIT:
         return Read(place, None, 0.0, f"{place}: covered, or no pencil ({pencil} fits poorly)")
-    if margin < clearly:
-        return Read(place, None, 0.0, f"{place}: ambiguous {pencil}/{PENCILS[runner]}")
-    return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * clearly / margin), 3))
+    return Read(place, None, 0.0, f"{place}: ambiguous {pencil}/{PENCILS[runner]}")
+
+
+def _mean_margin(fit: CellFit, k: int, best: int) -> float:
+    """How many times closer to the line of pencil ``best`` than to any other's cell ``k``'s
+    mean colour lies, or 0 where it lies off that line by more than its pixels' scatter explains
+    (never less than the noise every cell has), or no closer to it than to another's."""
+    misfit = fit.mean_misfit[:, k]
+    noise = float(fit.mean_noise[best, k]) + NOISE_FLOOR
+    own, others = float(misfit[best]), float(np.delete(misfit, best).min())
+    if own > MEAN_FIT * noise or others <= own:
+        return 0.0
+    return (others + noise) / (own + noise)
 
 
 def _refused(reads: list[Read]) -> Mask:
