@@ -147,6 +147,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5150, "two markers, motion blur: too few patches agreed to line up the grid"),
         (5114, "a red cell lit darker than its paper, too noisy to tell from brown pixel by pixel"),
         (5143, "a dark red cell in a noisy JPEG refused as fitting no pencil"),
+        (5082, "a red cup's side, a sliver across its rim from the coffee, read as red cells"),
+        (5204, "a red cup's side beside its coffee at the corner read as a red cell"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -469,6 +471,30 @@ def test_a_cups_side_and_its_coffee_are_one_thing_though_each_is_small() -> None
     assert not found[beyond].any()
     side_alone = face.copy()
     side_alone[side] = (150.0, 90.0, 40.0)
+    assert not smooth_objects(noisy(side_alone, 1), clear, seen, PAPER, maps).any()
+
+
+def test_a_sliver_of_a_cups_side_across_its_rough_rim_is_part_of_the_cup() -> None:
+    # The side shows only as a sliver smaller than a part of a cup, parted from the coffee by
+    # the rim's rough edges; it lies across several cells and hides their outlines.
+    maps, seen, clear = bare_sheet()
+    face = hatched_face(5)
+    coffee = disc(face, (130, 100), 24)
+    rim = disc(face, (130, 100), 30) & ~coffee
+    cup = disc(face, (130, 100), 44)
+    side = cup & ~disc(face, (130, 100), 30) & (np.arange(face.shape[1]) < 104)[None, :]
+    stripes = (np.add.outer(*(np.arange(n) for n in face.shape[:2])) // 2) % 2 == 0
+    with_cup = face.copy()
+    with_cup[coffee] = (40.0, 60.0, 90.0)
+    with_cup[rim & stripes] = (60.0, 60.0, 170.0)
+    with_cup[rim & ~stripes] = (200.0, 200.0, 230.0)
+    with_cup[side] = (60.0, 60.0, 170.0)
+    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    assert found[cv2.erode(side.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
+    assert found[cv2.erode(coffee.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
+    assert not found[cv2.dilate(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0].any()
+    side_alone = face.copy()
+    side_alone[side] = (60.0, 60.0, 170.0)
     assert not smooth_objects(noisy(side_alone, 1), clear, seen, PAPER, maps).any()
 
 

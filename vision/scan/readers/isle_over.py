@@ -12,7 +12,9 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   region of the paper's hue, the printed grid's own pattern must show about as strongly as on
   the lit bare paper, however faint blur leaves it there; a white cup hides it). Such
   parts close together (a cup's side and its coffee, parted by the rim's edge) that together
-  are larger than a few cells are one thing.
+  are larger than a few cells are one thing. A plain part across its rim from one is part of
+  it too when it hides the printed grid and, if small, lies across several cells: a sliver of
+  a cup's side (hatching keeps within its cell's outline, and shows it or its bare seams).
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
   cup that looks like a pencil, or like paper; with the cells read alike around them (its rim),
   but for a cell that shows its outline (hatching or bare paper beside the cup). Cells of one
@@ -33,6 +35,7 @@ from vision.scan.readers.isle_sheet import (
     Mask,
     SheetMaps,
     coarse,
+    disc,
     log_planes,
 )
 
@@ -53,6 +56,17 @@ DARKER = 0.1
 LIT_MM = 41  # odd: centred
 LEAST_OBJECT = 1000.0  # mm^2
 LEAST_PART = 800.0  # mm^2: a part of one, such as a cup's side seen beside its coffee
+# Across a cup's rim (ACROSS_RIM_MM) from such a thing, a plain part is part of it too when it
+# hides the printed grid (it shows there at most SIDE_GRID as clearly as on lit bare paper, where
+# hatching shows it as clearly, or its bare seams): a sliver of the cup's side beside its
+# coffee. A smaller part counts so only lying across SIDE_CELLS cells, SIDE_SHARE of each at
+# least: a region this small may be a cell or two that blur leaves smooth, but hatching keeps
+# within its cell's outline.
+ACROSS_RIM_MM = 12.0
+SIDE_GRID = 0.75
+LEAST_SIDE = 250.0  # mm^2
+SIDE_CELLS = 3
+SIDE_SHARE = 0.1
 LINE_BLUR_MM = 2.0
 OUTLINES_SHOW = 3.5  # t statistic
 LEAST_LINE_PX = 20
@@ -253,7 +267,8 @@ def smooth_objects(
     """Where a smooth surface lies over the sheet: regions as smooth as bare paper but of
     another hue than the paper's (``white``: its colour, per channel) or darker than the
     brightest paper around, with no outline showing through, larger than LEAST_OBJECT alone or
-    with such regions of the same kind (coloured, or of the paper's hue) close by."""
+    with such regions of the same kind (coloured, or of the paper's hue) close by; and the plain
+    regions across the rim from one that hide the printed grid (the sliver of a cup's side)."""
     rough = _roughness(image)
     measured = ~(clipped[:, :, 0] | clipped[:, :, 1] | clipped[:, :, 2])
     quiet = maps.margin & seen & measured
@@ -279,20 +294,27 @@ def smooth_objects(
     )
     lit_paper = smooth & ~odd.astype(bool) & (hue < OTHER_HUE) & (shade > lit - LIT_PAPER)
     lit_response = _grid_response(lines, grid, lit_paper & (maps.whole >= 0), maps)
+    sizes = stats[:, cv2.CC_STAT_AREA] / (SHEET_PPM * SHEET_PPM)
+
+    def shows(part: Mask, coloured: bool) -> bool:
+        if coloured or lit_response is None or lit_response[1] < OUTLINES_SHOW:
+            return _outlines_show(lines, part, maps)
+        return _shadow_shows_grid(lines, grid, part, maps, lit_response[0])
+
     # Plain parts, coloured or of the paper's hue (a shadow is, and is apart from the coloured
-    # thing that casts it).
+    # thing that casts it), and those of them that may be part of a cup across its rim.
     plain = np.zeros((2, *odd.shape), bool)
+    sides = np.zeros(odd.shape, bool)
     for label in range(1, count):
-        if stats[label, cv2.CC_STAT_AREA] < LEAST_PART * SHEET_PPM * SHEET_PPM:
+        if sizes[label] < LEAST_PART:
             continue
         part = labels == label
         coloured = bool(np.median(hue[part]) > OTHER_HUE)
-        if coloured or lit_response is None or lit_response[1] < OUTLINES_SHOW:
-            shows = _outlines_show(lines, part, maps)
-        else:
-            shows = _shadow_shows_grid(lines, grid, part, maps, lit_response[0])
-        if not shows:
-            plain[int(coloured)] |= part
+        if shows(part, coloured):
+            continue
+        plain[int(coloured)] |= part
+        if _hides_grid(lines, grid, part, maps, lit_response):
+            sides |= part
     # The edges between one thing's parts are rough over about a roughness window.
     reach = np.ones((round(SMOOTH_MM * SHEET_PPM) + 2,) * 2, np.uint8)
     over = np.zeros(odd.shape, bool)
@@ -300,7 +322,53 @@ def smooth_objects(
         things, which = cv2.connectedComponents(cv2.dilate(parts.astype(np.uint8), reach))
         area = np.bincount(which[parts], minlength=things)
         over |= parts & (area[which] >= LEAST_OBJECT * SHEET_PPM * SHEET_PPM)
+    # Smaller parts across the rim from one: a sliver of a cup's side, if it lies across cells.
+    near = cv2.dilate(over.astype(np.uint8), disc(2.0 * ACROSS_RIM_MM)) > 0
+    for label in np.unique(labels[near]):
+        if label == 0 or not LEAST_SIDE <= sizes[label] < LEAST_PART:
+            continue
+        part = labels == label
+        coloured = bool(np.median(hue[part]) > OTHER_HUE)
+        if (
+            _across_cells(part, maps)
+            and not shows(part, coloured)
+            and _hides_grid(lines, grid, part, maps, lit_response)
+        ):
+            sides |= part
+    over |= _reaching(sides, near)
     return cv2.dilate(over.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
+
+def _across_cells(part: Mask, maps: SheetMaps) -> bool:
+    """Whether ``part`` lies across SIDE_CELLS cells or more, SIDE_SHARE of each at least."""
+    count = len(maps.names)
+    whole = maps.whole >= 0
+    cells = np.bincount(maps.whole[whole], minlength=count)
+    inside = np.bincount(maps.whole[whole & part], minlength=count)
+    return int(((inside > 0) & (inside >= SIDE_SHARE * cells)).sum()) >= SIDE_CELLS
+
+
+def _hides_grid(
+    lines: Floats,
+    grid: Floats,
+    part: Mask,
+    maps: SheetMaps,
+    lit_response: tuple[float, float] | None,
+) -> bool:
+    """Whether the printed grid shows through ``part`` at most SIDE_GRID as clearly as on lit
+    bare paper (``lit_response``), either way."""
+    if lit_response is None or lit_response[1] < OUTLINES_SHOW:
+        return False  # not known how clearly the grid shows: not taken for a cup's side
+    response = _grid_response(lines, grid, part, maps)
+    return response is not None and abs(response[0]) <= SIDE_GRID * lit_response[0]
+
+
+def _reaching(regions: Mask, near: Mask) -> Mask:
+    """The connected regions of ``regions`` that reach into ``near``."""
+    count, labels = cv2.connectedComponents(regions.astype(np.uint8), connectivity=4)
+    reached = np.bincount(labels[near & regions], minlength=count) > 0
+    reached[0] = False
+    return np.asarray(reached[labels], bool)
 
 
 def over_sheet(
