@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -35,6 +36,34 @@ def rgb_to_lab(rgb: RGB) -> Lab:
     return lab
 
 
+def channel_sum(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each pixel's channels (N x 3) summed, in the order ``sum(axis=1)`` adds them, so to the
+    same bit: numpy reduces so short an axis several times slower than it adds three columns."""
+    return np.asarray(pixels[:, 0] + pixels[:, 1] + pixels[:, 2])
+
+
+def channel_max(pixels: NDArray[Any]) -> NDArray[Any]:
+    """Each pixel's brightest channel (N x 3), as ``max(axis=1)``, several times faster."""
+    return np.asarray(np.maximum(np.maximum(pixels[:, 0], pixels[:, 1]), pixels[:, 2]))
+
+
+def column_median(samples: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each column's median (of an even count, the mean of the two middle values), as
+    ``np.median`` gives it, by one partial sort: several times cheaper on a few hundred rows."""
+    lower, upper = (len(samples) - 1) // 2, len(samples) // 2
+    ordered = np.partition(samples, sorted({lower, upper}), axis=0)
+    return np.asarray((ordered[lower] + ordered[upper]) / 2, samples.dtype)
+
+
+def median_at_least(samples: NDArray[np.uint8], level: float) -> NDArray[np.bool_]:
+    """Per column of ``samples`` (at least one row), whether its median (of an even count, the
+    mean of the two middle values) is at least ``level``: by a partial sort, as the full median
+    costs several times more."""
+    lower, upper = (len(samples) - 1) // 2, len(samples) // 2
+    ordered = np.partition(samples, sorted({lower, upper}), axis=0)
+    return np.asarray((ordered[lower].astype(np.float64) + ordered[upper]) / 2 >= level)
+
+
 @dataclass(frozen=True)
 class WhiteBalance:
     """A colour correction from calibration (if any), then per-channel gains (B, G, R) that make
@@ -53,11 +82,15 @@ class WhiteBalance:
         if len(pixels) < 10:
             return None
         # The brightest half: black marker cells bleeding into the ring must not count.
-        brightness = pixels.astype(np.float32).sum(axis=1)
-        bright = pixels[brightness >= np.median(brightness)]
+        brightness = channel_sum(pixels.astype(np.float32))
+        # At least the median: the sums are whole numbers and none lies between the two middle
+        # ones, so that is at least the upper middle one.
+        middle = len(brightness) // 2
+        upper = np.flatnonzero(brightness >= np.partition(brightness, middle)[middle])
+        bright = np.take(pixels, upper, axis=0)  # as pixels[...], several times faster
         corrected = correction.apply_bgr(bright) if correction else bright.astype(np.float32)
         white = corrected.mean(axis=0)
-        clipped = np.median(bright, axis=0) >= CLIPPED
+        clipped = median_at_least(bright, CLIPPED)
         if clipped.any():
             # A channel the sensor clipped is only known to be at least as bright as it reads.
             # Once calibration has taken the light's colour out, the paper is as bright there

@@ -52,7 +52,7 @@ class Rectified:
         inside = mask > 0
         if self.seen_mask is not None:
             inside &= self.seen_mask[y0:y1, x0:x1]
-        return np.asarray(self.image[y0:y1, x0:x1][inside], np.uint8)
+        return masked_pixels(self.image[y0:y1, x0:x1], inside)
 
     def coverage(self, shape: Shape) -> float:
         """The share of ``shape`` the camera saw (the rest lies outside the photo)."""
@@ -67,6 +67,13 @@ class Rectified:
         inside = mask > 0
         seen = int(np.count_nonzero(self.seen_mask[y0:y1, x0:x1] & inside))
         return seen / max(int(np.count_nonzero(inside)), 1)
+
+
+def masked_pixels(window: Image, inside: NDArray[np.bool_]) -> NDArray[np.uint8]:
+    """The pixels of ``window`` where ``inside`` is set, in order: ``window[inside]``, but
+    several times faster (a mask over a colour image is slow to apply, a list of pixels not)."""
+    pixels = window.reshape(inside.size, *window.shape[2:])
+    return np.asarray(np.take(pixels, np.flatnonzero(inside), axis=0), np.uint8)
 
 
 def _scaled(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -37,9 +38,13 @@ class Sighting:
         return np.asarray(cv2.perspectiveTransform(pts, self.homography), np.float64).reshape(-1, 2)
 
     def to_component(self, points_px: NDArray[np.float64]) -> NDArray[np.float64]:
-        inverse = np.linalg.inv(self.homography)
         pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
-        return np.asarray(cv2.perspectiveTransform(pts, inverse), np.float64).reshape(-1, 2)
+        return np.asarray(cv2.perspectiveTransform(pts, self._inverse), np.float64).reshape(-1, 2)
+
+    @cached_property
+    def _inverse(self) -> Homography:
+        # Inverted once: a piece's outline is mapped onto its board several times a frame.
+        return np.asarray(np.linalg.inv(self.homography), np.float64)
 
     def pixels_per_mm(self) -> float:
         """The scale at the component's centre: how large a millimetre appears."""

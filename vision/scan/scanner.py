@@ -26,6 +26,7 @@ from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefi
 from vision.images import Image, to_gray
 from vision.layout.catalogue import marker_index
 from vision.layout.model import Layout
+from vision.scan.colours import channel_max
 from vision.scan.context import BoardContext, piece_on_board, white_of
 from vision.scan.readers.colorfield import ColorFieldReader
 from vision.scan.readers.isle import IsleReader
@@ -327,7 +328,9 @@ def _clipped_share(face: Image, coloured: NDArray[np.intp]) -> float:
     limit. White paper may well be near it; a coloured area only when light has blown it out."""
     if len(coloured) == 0:
         return 0.0
-    return float(np.mean(face.reshape(-1, 3)[coloured].max(axis=1) >= CLIPPED_LEVEL))
+    # np.take: several times faster than indexing with the array.
+    brightest = channel_max(np.take(face.reshape(-1, 3), coloured, axis=0))
+    return np.count_nonzero(brightest >= CLIPPED_LEVEL) / len(coloured)
 
 
 def _merge_paintings(read: Sequence[BoardObservation]) -> list[BoardObservation]:

@@ -17,11 +17,11 @@ from vision.layout.geometry import Rect
 from vision.layout.ids import PIECE_MARKER_MM
 from vision.layout.inks import INKS
 from vision.layout.model import QUIET_MM
-from vision.scan.colours import WhiteBalance, to_lab
+from vision.scan.colours import WhiteBalance, column_median, to_lab
 from vision.scan.context import BoardContext, PieceOnBoard, ring_pixels
 from vision.scan.readers.common import CERTAIN, MIN_SEEN, is_empty, single_piece
 from vision.scan.readers.second_look import UNPLACED, SecondLook, placed_well
-from vision.scan.rectify import Rectified, rectify
+from vision.scan.rectify import Rectified, masked_pixels, rectify
 
 Points = NDArray[np.float64]
 
@@ -92,7 +92,7 @@ class EdgePaints:
             if len(part) == 0:
                 found.append(None)
                 continue
-            distances = ((self._looks - np.median(part, axis=0)) ** 2).sum(axis=1)
+            distances = ((self._looks - column_median(part)) ** 2).sum(axis=1)
             nearest = int(np.argmin(distances))
             close = distances[nearest] <= EDGE_REJECT_DELTA_E**2
             found.append(PAINTS[int(self._paint[nearest])] if close else None)
@@ -145,7 +145,7 @@ def _band_pixels(face: Rectified, band: Rect, clear: NDArray[np.bool_]) -> NDArr
     inside = clear[y0:y1, x0:x1]
     if np.count_nonzero(inside) < MIN_BAND_SEEN * inside.size:
         return None
-    return np.asarray(face.image[y0:y1, x0:x1][inside], np.uint8)
+    return masked_pixels(face.image[y0:y1, x0:x1], inside)
 
 
 def _with_own_white(balance: WhiteBalance, face: Rectified, piece: PieceOnBoard) -> WhiteBalance:
@@ -161,6 +161,16 @@ def _with_own_white(balance: WhiteBalance, face: Rectified, piece: PieceOnBoard)
     if float(brighter.min()) <= 1.0 or float(brighter.max() / brighter.min()) > 1.0 + OWN_TINT:
         return balance
     return replace(balance, whites=balance.whites + seen.whites)
+
+
+def _balanced(
+    balance: WhiteBalance, patches: list[NDArray[np.uint8]], at: tuple[float, float]
+) -> list[NDArray[np.float32]]:
+    """Each patch white-balanced for ``at``: all at once, as the gains there are the same."""
+    if not patches:
+        return []
+    ends = np.cumsum([len(p) for p in patches])[:-1]
+    return np.split(balance.apply(np.concatenate(patches), at), ends)
 
 
 def _beside(number: int, rotation: int, spaces: Collection[int]) -> set[Side]:
@@ -223,8 +233,8 @@ class ColorFieldReader:
         for side, band in _edge_bands(piece.layout.size[0]).items():
             pixels = _band_pixels(face, band, clear)
             if pixels is not None:
-                visible[side] = balance.apply(pixels, piece.centre)
-        names = self.paints.names(list(visible.values()))
+                visible[side] = pixels
+        names = self.paints.names(_balanced(balance, list(visible.values()), piece.centre))
         confirmed = 0
         for side, seen in zip(visible, names, strict=True):
             printed = tile.edges[side].colour.value

@@ -50,6 +50,7 @@ from numpy.typing import NDArray
 from companion.observation import ComponentRead as Read
 from vision.layout.inks import INKS
 from vision.layout.model import Layout
+from vision.scan.colours import channel_sum
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import MIN_SEEN
 from vision.scan.readers.isle_bright import (
@@ -480,11 +481,6 @@ def paper_map(
     )
 
 
-def _channel_sum(values: Floats) -> Floats:
-    """Per row of an N x 3 array, the sum of its channels (cheaper than a sum along the axis)."""
-    return np.asarray(values[:, 0] + values[:, 1] + values[:, 2])
-
-
 def fit_cells(
     pixels: Floats,
     clipped: Mask,
@@ -508,7 +504,7 @@ def fit_cells(
     basis = np.concatenate([np.ones((len(pixels), 1), np.float32), offsets], axis=1)
     ww_c = w * white * white
     wo_c = w * white * pixels
-    ww, wow = _channel_sum(ww_c), _channel_sum(wo_c)
+    ww, wow = channel_sum(ww_c), channel_sum(wo_c)
     # Per pixel and pencil (N x K), with v = W * d: v.v, v.W and v.o over the measured channels.
     vv = ww_c @ (ABSORB * ABSORB).T
     vw = ww_c @ ABSORB.T
@@ -518,7 +514,7 @@ def fit_cells(
     # What is left of the pixel, and of the white, once the ink's direction is taken out.
     num = np.where(some, wow[:, None] - vo * vw / vv_safe, 0.0)
     den = np.where(some, ww[:, None] - vw * vw / vv_safe, 0.0)
-    held = np.bincount(owner, _channel_sum(white * white), count)
+    held = np.bincount(owner, channel_sum(white * white), count)
     kinds = len(ABSORB)
     normal = np.zeros((kinds, count, 3, 3))
     rhs = np.zeros((kinds, count, 3))
