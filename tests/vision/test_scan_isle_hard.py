@@ -285,6 +285,24 @@ def test_a_cell_far_brighter_than_the_paper_around_is_not_called_bare() -> None:
     assert judge("cell (2,2)", one_cell_fit(-0.02, 1e-4), 0) == Read("cell (2,2)", None, 0.99)
 
 
+def test_a_cell_with_no_ink_that_paper_fits_poorly_is_not_called_bare() -> None:
+    # A green cell where the paper's white is guessed far too dark: along every pencil its ink
+    # comes out negative, and paper lit as brightly as allowed explains it poorly.
+    at_the_limit = dataclasses.replace(
+        one_cell_fit(-0.2, 0.2), light=np.full((4, 1), BRIGHTEST_CELL, np.float32)
+    )
+    assert judge("cell (2,2)", at_the_limit, 0).problem == (
+        "cell (2,2): covered, or unclear (paper fits poorly)"
+    )
+    # Not at that limit (all its channels clipped, its light unknown), with no ink to speak of,
+    # or explained by paper, it is bare.
+    assert judge("cell (2,2)", one_cell_fit(-0.2, 0.2), 0) == Read("cell (2,2)", None, 0.99)
+    no_ink = dataclasses.replace(at_the_limit, ink=np.full((4, 1), -0.01, np.float32))
+    assert judge("cell (2,2)", no_ink, 0) == Read("cell (2,2)", None, 0.99)
+    fits = dataclasses.replace(at_the_limit, misfit=np.full((4, 1), 1e-3, np.float32))
+    assert judge("cell (2,2)", fits, 0) == Read("cell (2,2)", None, 0.99)
+
+
 def lit_fit(light: float) -> CellFit:
     """One cell hatched green, clearly, lit ``light`` times its paper."""
 

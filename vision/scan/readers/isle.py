@@ -22,7 +22,9 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
 3. **Each cell's fit.** For each pencil, the cell's pixels are fitted as paper, lit a little
    brighter or darker than the paper around it (evenly, or in a ramp across the cell: a
    shadow's edge), carrying ink of any pressure; clipped channels only bound the fit. The
-   pencil that explains the cell clearly best names it; hardly any ink is bare paper. Hatching
+   pencil that explains the cell clearly best names it; hardly any ink is bare paper (but not
+   less than none where paper lit as brightly as allowed explains it poorly: the paper's white
+   there is too dark, and a pencil's colour lit beyond it reads as negative ink). Hatching
    covers the whole cell, so ink on one side only is a problem, not a colour, unless the cell's
    printed outline shows and nothing was found over the sheet near it: strokes skipped or
    lifted early leave a third of a cell far less inked, but not bare. There too, a cell whose
@@ -623,6 +625,11 @@ def judge(
     if ink <= EMPTY_INK and inked <= EMPTY_SHARE:
         if ink < -EMPTY_INK * BRIGHTER_CELL:  # no ink, but lit far beyond the paper around
             return Read(place, None, 0.0, f"{place}: unclear, brighter than the paper around")
+        if light >= BRIGHTEST_CELL - LIT_SLACK and ink < -EMPTY_INK and misfit[best] > WORST_FIT:
+            # Lit as brightly as the paper around allows, less than no ink, and unlike paper:
+            # the paper's white there is too dark (a pencil's colour lit beyond it reads as
+            # negative ink), or something lies over the cell.
+            return Read(place, None, 0.0, f"{place}: covered, or unclear (paper fits poorly)")
         return Read(place, None, round(min(0.99, 1.0 - 5.0 * ink), 3))
     if ink < FILLED_INK or inked < FILLED_SHARE:
         return Read(place, None, 0.0, f"{place}: unclear, faint {pencil} ({inked:.0%} inked)")
