@@ -116,14 +116,17 @@ class Scanner:
     def prepare(self) -> None:
         """Draw every board's printed face now rather than on first sight (for a live camera or
         a benchmark, where the first frame's latency counts)."""
-        sheets = []
+        sheets, palettes = [], []
         for owner in self.index.values():
             layout = owner.layout
             if (layout.game, layout.kind) in READ_KINDS:
                 self._printed(layout, READ_PPM[layout.game])
             if (layout.game, layout.kind) == ("isle", "sheet"):
                 sheets.append(layout)
+            if (layout.game, layout.kind) == ("pigments", "palette"):
+                palettes.append((layout, self._printed(layout, READ_PPM["pigments"])))
         self.isle.prepare(sheets)
+        self.pigments.prepare(palettes, READ_PPM["pigments"])
 
     def _coloured(self, layout: Layout, ppm: float) -> NDArray[np.intp]:
         """Where the board's print is coloured, not paper white: a sample of flat pixel indices."""

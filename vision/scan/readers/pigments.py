@@ -227,15 +227,25 @@ class PigmentsReader:
         self._guides: dict[tuple[str, float], Guide] = {}
         self._prints: dict[str, PalettePrint] = {}
 
+    def prepare(self, palettes: list[tuple[Layout, Image]], ppm: float) -> None:
+        """Draw the shade cards' faces, and each palette's guide and whole print (with its
+        printed face at ``ppm``), now rather than on first sight."""
+        self._card_faces(ppm)
+        for layout, printed in palettes:
+            self._guide_of(layout, printed, ppm)
+            self._print_of(layout)
+
     def place(self, image: Image, board: Sighting) -> Sighting:
         """The palette where its print lies, when one marker alone placed it (and may have
         placed it centimetres off); else as its markers placed it."""
         if len(board.marker_ids) != 1:
             return board
-        key = board.layout.key
-        if key not in self._prints:
-            self._prints[key] = palette_print(board.layout)
-        return placed_by_print(image, board, self._prints[key])
+        return placed_by_print(image, board, self._print_of(board.layout))
+
+    def _print_of(self, layout: Layout) -> PalettePrint:
+        if layout.key not in self._prints:
+            self._prints[layout.key] = palette_print(layout)
+        return self._prints[layout.key]
 
     def read(self, ctx: BoardContext) -> dict[str, Any]:
         guide = self._guide(ctx)
@@ -257,9 +267,12 @@ class PigmentsReader:
         return {"game": "pigments", "pans": pans}
 
     def _guide(self, ctx: BoardContext) -> Guide:
-        key = (ctx.board.layout.key, ctx.face.ppm)
+        return self._guide_of(ctx.board.layout, ctx.printed, ctx.face.ppm)
+
+    def _guide_of(self, layout: Layout, printed: Image, ppm: float) -> Guide:
+        key = (layout.key, ppm)
         if key not in self._guides:
-            self._guides[key] = _guide(ctx.board.layout, ctx.printed, ctx.face.ppm)
+            self._guides[key] = _guide(layout, printed, ppm)
         return self._guides[key]
 
     # Lining pans up with their print.
