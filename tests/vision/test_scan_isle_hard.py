@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from companion.observation import ComponentRead as Read
-from companion.samples import random_position
+from companion.samples import Position, random_position
 from vision.benchmark import TRUTH, hidden_components, run_trial
 from vision.draw import draw_layout
 from vision.layout.catalogue import layouts
@@ -21,7 +21,7 @@ from vision.render.envelope import Difficulty
 from vision.render.marks import Hand, colour_cells
 from vision.render.placing import plan_table
 from vision.render.plan import FillPlan
-from vision.render.renderer import Renderer, RenderOptions
+from vision.render.renderer import Renderer, Rendering, RenderOptions
 from vision.scan.readers.isle import (
     BOUNDED_WEIGHT,
     BRIGHTEST_CELL,
@@ -48,6 +48,14 @@ def tools() -> tuple[Renderer, Scanner]:
     scanner = Scanner()
     scanner.prepare()
     return Renderer(), scanner
+
+
+def hard_render(renderer: Renderer, seed: int) -> tuple[Position, Rendering]:
+    """A random Isle position of ``seed``, rendered hard with the same seed."""
+    position = random_position("isle", random.Random(seed))
+    return position, renderer.render(
+        plan_table(position, "x"), RenderOptions(seed, Difficulty.HARD)
+    )
 
 
 def sheet() -> Layout:
@@ -164,9 +172,8 @@ def test_a_sheet_placed_by_one_marker_is_lined_up_on_its_grid_though_far_off(
     # One marker decoded: it places the sheet well beside it and some 20 mm off at the far
     # side, more than a cell. Matched again from where the near patches put it, the whole grid
     # lines up with the cells the render drew.
-    renderer, scanner = tools
-    position = random_position("isle", random.Random(5228))
-    rendering = renderer.render(plan_table(position, "x"), RenderOptions(5228, Difficulty.HARD))
+    scanner = tools[1]
+    _, rendering = hard_render(tools[0], 5228)
     markers = scanner.detector.detect(rendering.image)
     assert [m.id for m in markers] == [82]
     (board,) = register(markers, scanner.index).boards
@@ -193,9 +200,8 @@ def test_a_sheet_whose_markers_blur_leaves_undecoded_is_found_by_their_cells(
     # A cup and a hand hide two corners; the detector outlines the other two markers but cannot
     # decode them (blur, a steep view). Named by their cells, they place the sheet. (Blur also
     # leaves four blue cells as plain as a cup: they end where their cells do, so are hatching.)
-    renderer, scanner = tools
-    position = random_position("isle", random.Random(5231))
-    rendering = renderer.render(plan_table(position, "x"), RenderOptions(5231, Difficulty.HARD))
+    scanner = tools[1]
+    position, rendering = hard_render(tools[0], 5231)
     assert scanner.detector.detect(rendering.image) == []
     observation = scanner.scan(rendering.image, "isle")
     assert [m.id for m in observation.markers] == [82, 83]
@@ -211,9 +217,8 @@ def test_filled_cells_in_a_cups_shadow_are_read_with_their_pencils(
 ) -> None:
     # No bare paper shows in the shadow: the cells are lit at about half the paper around, and
     # their printed outlines show as clearly as anywhere on the sheet.
-    renderer, scanner = tools
-    position = random_position("isle", random.Random(5023))
-    rendering = renderer.render(plan_table(position, "x"), RenderOptions(5023, Difficulty.HARD))
+    scanner = tools[1]
+    _, rendering = hard_render(tools[0], 5023)
     (board,) = scanner.scan(rendering.image, "isle").boards
     reads = {c.component: c.value for c in board.components if not c.problem}
     shadowed = ["(4,5)", "(4,6)", "(4,7)", "(5,4)", "(5,5)", "(5,6)", "(6,4)", "(6,5)", "(6,6)"]
@@ -233,9 +238,8 @@ def test_filled_cells_in_a_cups_shadow_are_read_with_their_pencils(
 def test_a_hand_over_the_sheet_covers_cells_rather_than_colouring_them(
     tools: tuple[Renderer, Scanner],
 ) -> None:
-    renderer, scanner = tools
-    position = random_position("isle", random.Random(13))
-    rendering = renderer.render(plan_table(position, "x"), RenderOptions(13, Difficulty.HARD))
+    scanner = tools[1]
+    position, rendering = hard_render(tools[0], 13)
     (board,) = scanner.scan(rendering.image, "isle").boards
     shares = {
         f"cell ({e['region'].removeprefix('cell ')})": e["covered"]
