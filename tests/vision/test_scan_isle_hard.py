@@ -27,6 +27,7 @@ from vision.scan.readers.isle import (
     BRIGHTEST_CELL,
     CLIPPED,
     PAPER,
+    SHADED_CELL,
     CellFit,
     IsleReader,
     grid_alignment,
@@ -157,6 +158,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5143, "a dark red cell in a noisy JPEG refused as fitting no pencil"),
         (5082, "a red cup's side, a sliver across its rim from the coffee, read as red cells"),
         (5204, "a red cup's side beside its coffee at the corner read as a red cell"),
+        (5077, "a red cell in paper clipped in every channel, its white taken from darker paper"),
+        (5185, "a blue cell in a cup's shadow, its white filled in from the lit paper beside it"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -342,6 +345,19 @@ def test_a_cell_lit_unlike_its_paper_is_read_only_when_its_outline_shows(
     assert judge("cell (2,2)", lit_fit(1.0), 0) == Read("cell (2,2)", "green", 0.978)
 
 
+def test_a_cell_lit_as_the_paper_nearby_allows_is_read_without_its_outline() -> None:
+    # Where the paper's white is a guess, a shadow's edge may pass between a cell and it.
+    assert judge("cell (2,2)", lit_fit(0.5), 0, lit=(0.3, 1.5)) == Read(
+        "cell (2,2)", "green", 0.978
+    )
+    assert judge("cell (2,2)", lit_fit(1.4), 0, lit=(0.3, 1.5)) == Read(
+        "cell (2,2)", "green", 0.978
+    )
+    assert judge("cell (2,2)", lit_fit(1.6), 0, lit=(0.3, 1.5)).problem == (
+        "cell (2,2): lit beyond the paper around, or covered"
+    )
+
+
 def uneven_fit(evenness: float) -> CellFit:
     """One cell hatched green, clearly, its least inked third ``evenness`` of its most."""
     fit = lit_fit(1.0)
@@ -432,6 +448,40 @@ def test_where_no_paper_shows_a_cell_may_be_lit_as_brightly_as_the_paper_nearby(
     assert paper.brightest[100, 180] == pytest.approx(BRIGHTEST_CELL)
     brightest = paper.white[100, 154] * paper.brightest[100, 154]
     assert brightest == pytest.approx(BRIGHTEST_CELL * lit, rel=0.05)
+
+
+def test_where_no_paper_shows_a_cell_may_be_lit_as_darkly_as_the_paper_nearby() -> None:
+    # Lit paper left of a filled band; a shadow over the paper 16 mm right of it. The band's
+    # white is filled in from the lit paper, but it may lie in the shadow.
+    maps = IsleReader().maps(sheet())
+    lit = PAPER * 0.95
+    image = np.broadcast_to(lit, (*maps.shape, 3)).copy()
+    image[:, 166:240] *= 0.5
+    image[:, 150:166] = (40.0, 60.0, 90.0)
+    light = paper_light(image, image >= CLIPPED, maps.margin)
+    assert light is not None
+    paper = paper_map(image, image >= CLIPPED, np.ones(maps.shape, bool), light, maps.unprinted)
+    assert paper is not None
+    assert paper.white[100, 140] == pytest.approx(lit, rel=0.01)
+    # Where paper shows, in the shadow and out of it, its own brightness holds the cell.
+    assert paper.darkest[100, 140] == pytest.approx(SHADED_CELL)
+    assert paper.darkest[100, 180] == pytest.approx(SHADED_CELL)
+    darkest = paper.white[100, 162] * paper.darkest[100, 162]
+    assert darkest == pytest.approx(SHADED_CELL * 0.5 * lit, rel=0.05)
+
+
+def test_paper_clipped_in_every_channel_is_at_least_as_bright_as_the_sensors_limit() -> None:
+    # Bright paper on the left clipped in every channel, vignetted paper on the right measured:
+    # the clipped paper's white is not filled in from the darker paper.
+    maps = IsleReader().maps(sheet())
+    image = np.broadcast_to(PAPER * 0.8, (*maps.shape, 3)).copy()
+    image[:, :130] = 255.0
+    light = paper_light(image, image >= CLIPPED, maps.margin)
+    assert light is not None
+    paper = paper_map(image, image >= CLIPPED, np.ones(maps.shape, bool), light, maps.unprinted)
+    assert paper is not None
+    assert paper.white[100, 60] == pytest.approx(CLIPPED * PAPER / PAPER.min(), rel=0.01)
+    assert paper.white[100, 200] == pytest.approx(0.8 * PAPER, rel=0.01)
 
 
 def noisy(face: np.ndarray, seed: int) -> np.ndarray:

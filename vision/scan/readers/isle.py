@@ -16,9 +16,10 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
    corner, a shadow), but never where it is darker than any cell is read (a hand or a cup in the
    margin); where it is clipped everywhere, only a bound is known and that channel counts for
    less. How bright the paper is at each point (light gradient, vignetting, shadows) is followed
-   in 4 mm blocks wherever bare paper shows, and filled in between; where it is filled in, the
-   nearest paper may lie in a shadow that does not reach the cell, so a cell there may be lit as
-   brightly as the brightest paper nearby.
+   in 4 mm blocks wherever bare paper shows (paper clipped in every channel is at least as bright
+   as the sensor's limit: it counts as that bright), and filled in between; where it is filled
+   in, a shadow's edge may pass between the cell and the nearest paper, so a cell there may be
+   lit as brightly as the brightest paper nearby, and as darkly as the darkest.
 3. **Each cell's fit.** For each pencil, the cell's pixels are fitted as paper, lit a little
    brighter or darker than the paper around it (evenly, or in a ramp across the cell: a
    shadow's edge), carrying ink of any pressure; clipped channels only bound the fit. The
@@ -29,8 +30,8 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
    printed outline shows and nothing was found over the sheet near it: strokes skipped or
    lifted early leave a third of a cell far less inked, but not bare. There too, a cell whose
    pixels scatter too widely to tell its pencil (dark, noisy or blurred) is named by its mean
-   colour, which that scatter hardly moves. A cell lit far darker than its paper, or brighter
-   than the paper around, is read only when its printed outline shows: a shadow darkens
+   colour, which that scatter hardly moves. A cell lit far darker or brighter than the paper
+   around allows is read only when its printed outline shows: a shadow darkens
    outline and paper alike, a cup or a hand hides the outline. Such a cell may lie clear of a
    shadow that its paper lies in: if still refused, it is fitted as brightly lit as it shows,
    and one pencil must explain it far better than any other.
@@ -180,11 +181,13 @@ class PaperLight:
 @dataclass(frozen=True)
 class PaperMap:
     """The paper's white at every pixel (BGR, beyond 255 where the sensor clips), and how much
-    brighter than it a cell there may be lit (at least BRIGHTEST_CELL; more where the white is
-    a guess and brighter paper shows nearby)."""
+    brighter and darker than it a cell there may be lit (at least BRIGHTEST_CELL, at most
+    SHADED_CELL; beyond them where the white is a guess and brighter or darker paper shows
+    nearby)."""
 
     white: Floats
     brightest: Floats
+    darkest: Floats
 
 
 @dataclass(frozen=True)
@@ -431,9 +434,13 @@ def paper_map(
     measured = np.add(usable[0], usable[1], dtype=np.float32) + usable[2]
     level = planes[0] * usable[0] + planes[1] * usable[1] + planes[2] * usable[2]
     level /= np.maximum(measured, 1.0)
+    # Paper clipped in every channel is at least as bright as the sensor's limit: filled in from
+    # darker paper instead, a cell there would read as lit beyond the paper around.
+    saturated = clipped.all(axis=2)
+    level[saturated] = CLIPPED / float(light.white.min())
     # Paper: one brightness in every channel measured; bright enough in the clipped ones; about
     # as bright in a channel whose white is only bounded (that bound is seldom far off).
-    paper = (measured > 0) & seen & unprinted
+    paper = ((measured > 0) | saturated) & seen & unprinted
     for c, plane in enumerate(planes):
         spread = NEUTRAL + (BOUND_SLACK if light.weight[c] < 1.0 else 0.0)
         ratio = plane / np.maximum(level, 1e-3)
@@ -467,6 +474,9 @@ def paper_map(
     round_reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
     around = cv2.dilate(brightness, round_reach)  # nought where no paper shows
     headroom = np.where(known > 0, 1.0, np.maximum(around / np.maximum(filled, 1e-3), 1.0))
+    # Filled in from lit paper, a cell in a shadow would read as in a deep one.
+    darker = cv2.erode(np.where(known > 0, brightness, float(brightness.max())), round_reach)
+    footroom = np.where(known > 0, 1.0, np.minimum(darker / np.maximum(filled, 1e-3), 1.0))
 
     def full(blocks: Floats) -> Floats:
         grown = cv2.resize(blocks, (cols * BLOCK, rows * BLOCK), interpolation=cv2.INTER_LINEAR)
@@ -479,7 +489,9 @@ def paper_map(
 
     white = full(filled)[:, :, None] * light.white
     return PaperMap(
-        np.asarray(white, np.float32), BRIGHTEST_CELL * full(headroom.astype(np.float32))
+        np.asarray(white, np.float32),
+        BRIGHTEST_CELL * full(headroom.astype(np.float32)),
+        SHADED_CELL * full(footroom.astype(np.float32)),
     )
 
 
@@ -606,26 +618,28 @@ def judge(
     outlined: bool = False,
     alone: bool = False,
     clearly: float = CLEARLY_BEST,
+    lit: tuple[float, float] = (SHADED_CELL, BRIGHTEST_CELL),
 ) -> Read:
     """One cell's reading from its fit: a pencil, bare paper, or a problem (``outlined``: its
     printed outline shows, so light unlike the paper's there is the light, not something over
     the cell; ``alone``: nothing was found over the sheet near it either, so ink on one side
     only is uneven hatching, not a side covered, and pixels scattered about a pencil's line are
-    noise; ``clearly``: how many times better than the next the pencil named must fit)."""
+    noise; ``clearly``: how many times better than the next the pencil named must fit; ``lit``:
+    how much darker and brighter than its paper the cell may be lit, its outline unseen)."""
     misfit = fit.misfit[:, k]
     best, runner = (int(i) for i in np.argsort(misfit)[:2])
     pencil = PENCILS[best]
     ink, inked = float(fit.ink[best, k]), float(fit.inked[best, k])
     margin = float((misfit[runner] + NOISE_FLOOR) / (misfit[best] + NOISE_FLOOR))
     light = float(fit.light[best, k])
-    if light < SHADED_CELL and not outlined:
+    if light < lit[0] and not outlined:
         return Read(place, None, 0.0, f"{place}: in deep shadow or covered")
-    if light > BRIGHTEST_CELL + LIT_SLACK and not outlined:
+    if light > lit[1] + LIT_SLACK and not outlined:
         return Read(place, None, 0.0, f"{place}: lit beyond the paper around, or covered")
     if ink <= EMPTY_INK and inked <= EMPTY_SHARE:
         if ink < -EMPTY_INK * BRIGHTER_CELL:  # no ink, but lit far beyond the paper around
             return Read(place, None, 0.0, f"{place}: unclear, brighter than the paper around")
-        if light >= BRIGHTEST_CELL - LIT_SLACK and ink < -EMPTY_INK and misfit[best] > WORST_FIT:
+        if light >= lit[1] - LIT_SLACK and ink < -EMPTY_INK and misfit[best] > WORST_FIT:
             # Lit as brightly as the paper around allows, less than no ink, and unlike paper:
             # the paper's white there is too dark (a pencil's colour lit beyond it reads as
             # negative ink), or something lies over the cell.
@@ -748,7 +762,11 @@ class IsleReader:
             guessed = np.ones(3, bool)
             light = PaperLight(colour / colour.max(), np.ones(3, np.float32))
             white = np.broadcast_to(colour, (*maps.shape, 3)).astype(np.float32)
-            paper = PaperMap(white, np.full(maps.shape, BRIGHTEST_CELL, np.float32))
+            paper = PaperMap(
+                white,
+                np.full(maps.shape, BRIGHTEST_CELL, np.float32),
+                np.full(maps.shape, SHADED_CELL, np.float32),
+            )
         if light is None or paper is None:
             return [
                 Read(p, None, 0.0, f"{p}: overexposed (no paper to measure)") for p in maps.names
@@ -770,7 +788,15 @@ class IsleReader:
         visible = np.bincount(owner, minlength=count) >= MIN_SEEN * np.bincount(
             maps.owner, minlength=count
         )
-        first = [judge(place, fit, k) for k, place in enumerate(maps.names)]
+        # Where the paper's white is a guess, a cell with nothing near it may be lit as brightly
+        # or as darkly as the paper nearby: a shadow's edge may pass between them.
+        darkest = np.where(near[owner], SHADED_CELL, paper.darkest[ys, xs])
+        size = np.maximum(np.bincount(owner, minlength=count), 1)
+        dim, bright = (np.bincount(owner, limit, count) / size for limit in (darkest, brightest))
+        first = [
+            judge(place, fit, k, lit=(float(dim[k]), float(bright[k])))
+            for k, place in enumerate(maps.names)
+        ]
         outlined = outlined_cells(contrast, first)
         # The outline only lets a cell lit unlike its paper, or inked unevenly with nothing near
         # it, be read: only those are judged again.
