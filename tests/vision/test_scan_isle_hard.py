@@ -160,6 +160,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5204, "a red cup's side beside its coffee at the corner read as a red cell"),
         (5077, "a red cell in paper clipped in every channel, its white taken from darker paper"),
         (5185, "a blue cell in a cup's shadow, its white filled in from the lit paper beside it"),
+        (5088, "a bare cell beside a white cup, its outline faint, taken for the cup's rim"),
+        (5179, "a brown cell beside a hand, its outline faint, taken for the hand's rim"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -626,3 +628,32 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
     assert under_cup(blob_reads(maps, group, {edge: rim}), hidden) == sorted([*group, edge])
     # Read as blue with its outline showing, it is hatching beside the group.
     assert under_cup(blob_reads(maps, group, {edge: rim})) == []
+
+
+def test_a_cell_bordering_a_white_cup_at_one_edge_with_its_outline_showing_is_beside_it() -> None:
+    maps, _, clear = bare_sheet()
+    # Three bare cells under a white cup, their outlines hidden; the bare cells around show
+    # theirs, blue cells elsewhere show theirs more clearly (hatching's edge).
+    first = next(k for k, near in enumerate(maps.neighbours) if len(near) == 6)
+    second = maps.neighbours[first][0]
+    third = next(n for n in maps.neighbours[first] if n in maps.neighbours[second])
+    group = [first, second, third]
+    around = sorted({n for k in group for n in maps.neighbours[k]} - set(group))
+    touching = {n: sum(n in maps.neighbours[k] for k in group) for n in around}
+    one = next(n for n in around if touching[n] == 1)
+    two = next(n for n in around if touching[n] == 2)
+    far = [k for k in range(len(maps.names)) if k not in group and k not in around][-5:]
+    contrast = np.full(len(maps.names), 0.05, np.float32)
+    contrast[group] = 0.005
+    contrast[far] = 0.06
+    # Two cells of the rim whose outlines show, though fainter than a cell's in plain view.
+    contrast[[one, two]] = 0.026
+    outlined = contrast >= 0.03
+    reads = [Read(name, None, 0.9) for name in maps.names]
+    for k in far:
+        reads[k] = Read(maps.names[k], "blue", 0.9)
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    found = smooth_blobs(image, clear, maps, reads, contrast, outlined)
+    # The one bordering the cup's cells at one edge is beside it; the one between two of them
+    # lies in part under it.
+    assert [int(k) for k in np.flatnonzero(found)] == sorted([*group, two])

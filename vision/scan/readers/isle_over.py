@@ -17,7 +17,9 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   a cup's side (hatching keeps within its cell's outline, and shows it or its bare seams).
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
   cup that looks like a pencil, or like paper; with the cells read alike around them (its rim),
-  but for a cell that shows its outline (hatching or bare paper beside the cup). Cells of one
+  but for a cell that shows its outline (hatching or bare paper beside the cup), or that borders
+  them at one edge only and shows its outline faintly: the cup hides the outline it lies over,
+  and one edge is all a cell beside it shares with the cells it hides. Cells of one
   pencil whose every neighbour is read as paper or another pencil are hatching, however blur
   smooths it: a cup is round, and lies in part over the cells around it.
 """
@@ -83,6 +85,11 @@ LEAST_BARE = 5
 NEAR_CLIPPING = 240.0
 MOST_BRIGHT = 0.2
 SMOOTH_GROUP = 3
+# A cell of the rim that borders the group at one edge only lies beside the cup when its outline
+# shows at least this share as clearly as the pencils' cells show theirs (of which at least
+# LEAST_NAMED): the cup hides the outline it lies over.
+BESIDE_OUTLINE = 0.35
+LEAST_NAMED = 5
 
 
 def covering(image: Floats, clipped: Mask, white: Floats, seen: Mask, maps: SheetMaps) -> Mask:
@@ -153,8 +160,10 @@ def smooth_blobs(
     blur allows: a bare cell is suspect when its outline is much fainter than the sheet's other
     bare cells show theirs (a white cup is as plain as paper), unless the sensor clips it there
     (the line is lost in the paper's white). A cell of the rim whose outline shows
-    (``outlined``) is beside the cup, not under it. ``contrast``: how much each cell's
-    outline shows.
+    (``outlined``) is beside the cup, not under it; so is one that borders the group at one edge
+    only and shows its outline at least BESIDE_OUTLINE as clearly as the pencils' cells show
+    theirs (under the cup's edge, much of its outline would be hidden). ``contrast``: how much
+    each cell's outline shows.
     """
     count = len(reads)
     ys, xs = maps.spots
@@ -163,8 +172,11 @@ def smooth_blobs(
     bright = np.bincount(maps.owner, near_clipping, count) / size
     bare = np.array([read.problem is None and read.value is None for read in reads])
     typical = float(np.median(contrast[bare])) if bare.sum() >= LEAST_BARE else 0.0
-    plain = np.array([read.value is not None for read in reads]) & (contrast < NO_OUTLINE)
+    named = np.array([read.value is not None for read in reads])
+    plain = named & (contrast < NO_OUTLINE)
     plain |= bare & (contrast < FAINT_OUTLINE * typical) & (bright < MOST_BRIGHT)
+    clear = float(np.median(contrast[named])) if named.sum() >= LEAST_NAMED else np.inf
+    beside = contrast >= BESIDE_OUTLINE * clear
     inside = np.zeros(len(reads), bool)
     done = np.zeros(len(reads), bool)
     for start in np.nonzero(plain)[0]:
@@ -182,9 +194,18 @@ def smooth_blobs(
         if len(group) >= SMOOTH_GROUP and not _shaped_like_cells(group, reads, outlined, maps):
             colour = reads[group[0]].value
             rim = [n for k in group for n in maps.neighbours[k] if reads[n].value == colour]
-            rim = [n for n in rim if not outlined[n]]
+            rim = [
+                n
+                for n in rim
+                if not outlined[n] and not (beside[n] and _touching(n, group, maps) == 1)
+            ]
             inside[group + rim] = True
     return inside
+
+
+def _touching(cell: int, group: list[int], maps: SheetMaps) -> int:
+    """How many cells of ``group`` border ``cell``."""
+    return sum(n in group for n in maps.neighbours[cell])
 
 
 def _shaped_like_cells(
