@@ -30,8 +30,10 @@ import cv2
 import numpy as np
 
 from companion.observation import ComponentRead as Read
+from vision.scan.colours import column_median
 from vision.scan.readers.isle_sheet import (
     COARSE_PPM,
+    LINE_BLUR_MM,
     SHEET_PPM,
     Floats,
     Mask,
@@ -69,7 +71,6 @@ SIDE_GRID = 0.75
 LEAST_SIDE = 250.0  # mm^2
 SIDE_CELLS = 3
 SIDE_SHARE = 0.1
-LINE_BLUR_MM = 2.0
 OUTLINES_SHOW = 3.5  # t statistic
 LEAST_LINE_PX = 20
 # Through a part of the paper's hue, the printed grid must show at least this share as clearly
@@ -131,16 +132,19 @@ def outline_contrast(image: Floats, maps: SheetMaps) -> Floats:
     of how far the line differs from either side of it (a darker line or a bare seam alike)."""
     shade = np.asarray(cv2.transform(image, np.full((1, 3), 1.0 / 3.0, np.float32)), np.float32)
 
-    def sample(points: Floats) -> Floats:
-        flat = points.reshape(-1, 1, 2)
-        values = cv2.remap(
-            shade, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        return np.log(np.maximum(values.reshape(points.shape[:-1]), 1.0))
-
-    on, left, right = (sample(points) for points in maps.outline)
+    # All three sets of points sampled in one pass.
+    flat = np.stack([points.reshape(-1, 2) for points in maps.outline])
+    values = cv2.remap(
+        shade,
+        np.ascontiguousarray(flat[..., 0]),
+        np.ascontiguousarray(flat[..., 1]),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    logged = np.log(np.maximum(values.reshape(3, *maps.outline[0].shape[:-1]), 1.0))
+    on, left, right = logged
     step = np.abs((0.5 * (left + right) - on).mean(axis=2))  # C x 6
-    return np.asarray(np.median(step, axis=1), np.float32)
+    return np.asarray(column_median(step.T), np.float32)
 
 
 def smooth_blobs(
@@ -306,16 +310,16 @@ def smooth_objects(
     odd = smooth & (((hue > OTHER_HUE) & measured) | (shade < lit - DARKER))
     odd = cv2.morphologyEx(odd.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=4)
+    sizes = stats[:, cv2.CC_STAT_AREA] / (SHEET_PPM * SHEET_PPM)
+    if not (sizes[1:] >= LEAST_PART).any():
+        return np.zeros(odd.shape, bool)  # no part large enough to be one, nor one to lie beside
     lines = np.asarray(
         cv2.GaussianBlur(shade, (0, 0), LINE_BLUR_MM * SHEET_PPM) - shade, np.float32
     )
     # The printed grid as the line response sees it, and how clearly it shows on lit bare paper.
-    grid = np.asarray(
-        maps.grid - cv2.GaussianBlur(maps.grid, (0, 0), LINE_BLUR_MM * SHEET_PPM), np.float32
-    )
+    grid = maps.line_grid
     lit_paper = smooth & ~odd.astype(bool) & (hue < OTHER_HUE) & (shade > lit - LIT_PAPER)
     lit_response = _grid_response(lines, grid, lit_paper & (maps.whole >= 0), maps)
-    sizes = stats[:, cv2.CC_STAT_AREA] / (SHEET_PPM * SHEET_PPM)
 
     def shows(part: Mask, coloured: bool) -> bool:
         if coloured or lit_response is None or lit_response[1] < OUTLINES_SHOW:
@@ -330,7 +334,7 @@ def smooth_objects(
         if sizes[label] < LEAST_PART:
             continue
         part = labels == label
-        coloured = bool(np.median(hue[part]) > OTHER_HUE)
+        coloured = bool(column_median(hue[part]) > OTHER_HUE)
         if shows(part, coloured):
             continue
         plain[int(coloured)] |= part
@@ -340,16 +344,20 @@ def smooth_objects(
     reach = np.ones((round(SMOOTH_MM * SHEET_PPM) + 2,) * 2, np.uint8)
     over = np.zeros(odd.shape, bool)
     for parts in plain:
+        if not parts.any():
+            continue
         things, which = cv2.connectedComponents(cv2.dilate(parts.astype(np.uint8), reach))
         area = np.bincount(which[parts], minlength=things)
         over |= parts & (area[which] >= LEAST_OBJECT * SHEET_PPM * SHEET_PPM)
+    if not over.any():
+        return over  # nothing over the sheet, so no rim to look across
     # Smaller parts across the rim from one: a sliver of a cup's side, if it lies across cells.
     near = cv2.dilate(over.astype(np.uint8), disc(2.0 * ACROSS_RIM_MM)) > 0
     for label in np.unique(labels[near]):
         if label == 0 or not LEAST_SIDE <= sizes[label] < LEAST_PART:
             continue
         part = labels == label
-        coloured = bool(np.median(hue[part]) > OTHER_HUE)
+        coloured = bool(column_median(hue[part]) > OTHER_HUE)
         if (
             _across_cells(part, maps)
             and not shows(part, coloured)

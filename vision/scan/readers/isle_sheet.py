@@ -25,6 +25,7 @@ LINE_SAMPLES = 14
 LINE_SIDE_MM = 1.5
 # Of the blurred grid's peak: on an outline, and well clear of every outline.
 LINE_SHARE, CLEAR_SHARE = 0.5, 0.05
+LINE_BLUR_MM = 2.0  # the line response: a pixel against the blurred shade around it
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class SheetMaps:
     margin: Mask  # unprinted px off the island by more than a neighbour's overshoot
     grid: Floats  # the printed hexagons' outlines, blurred
     coarse_grid: Floats  # the same at COARSE_PPM
+    line_grid: Floats  # the printed grid as the line response (LINE_BLUR_MM) sees it
     on_line: Mask  # px on a printed outline
     off_line: Mask  # px well clear of every outline
     # Points along each cell's printed outline (px, C x 6 edges x samples x 2), and the same
@@ -137,6 +139,9 @@ def sheet_maps(layout: Layout) -> SheetMaps:
         unprinted & ~island,
         blurred,
         coarse(blurred),
+        np.asarray(
+            blurred - cv2.GaussianBlur(blurred, (0, 0), LINE_BLUR_MM * SHEET_PPM), np.float32
+        ),
         blurred > LINE_SHARE * blurred.max(),
         blurred < CLEAR_SHARE * blurred.max(),
         _outline_samples([h for _, h in hexagons]),
