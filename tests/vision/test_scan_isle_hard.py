@@ -30,6 +30,7 @@ from vision.scan.readers.isle import (
     SHADED_CELL,
     CellFit,
     IsleReader,
+    PaperMap,
     grid_alignment,
     judge,
     outlined_cells,
@@ -432,44 +433,45 @@ def test_an_outline_shows_when_half_as_clear_as_on_the_cells_read_as_a_pencil() 
     assert not outlined_cells(contrast[2:], named[2:] + refused).any()
 
 
-def test_where_no_paper_shows_a_cell_may_be_lit_as_brightly_as_the_paper_nearby() -> None:
-    # A shadow over the paper left of a filled band; lit paper 16 mm right of it. The band's
-    # white is filled in from the shadow's paper, but it may be lit like the lit paper.
+LIT = PAPER * 0.95
+
+
+def band_paper_map(shadow: slice) -> PaperMap:
+    """The paper map of a bare sheet lit evenly but for a shadow over the columns ``shadow``,
+    with a filled band 16 mm wide at columns 150-165 (no paper shows there)."""
     maps = IsleReader().maps(sheet())
-    lit = PAPER * 0.95
-    image = np.broadcast_to(lit, (*maps.shape, 3)).copy()
-    image[:, 60:150] *= 0.5
+    image = np.broadcast_to(LIT, (*maps.shape, 3)).copy()
+    image[:, shadow] *= 0.5
     image[:, 150:166] = (40.0, 60.0, 90.0)
     light = paper_light(image, image >= CLIPPED, maps.margin)
     assert light is not None
     paper = paper_map(image, image >= CLIPPED, np.ones(maps.shape, bool), light, maps.unprinted)
     assert paper is not None
-    assert paper.white[100, 140] == pytest.approx(0.5 * lit, rel=0.01)
+    return paper
+
+
+def test_where_no_paper_shows_a_cell_may_be_lit_as_brightly_as_the_paper_nearby() -> None:
+    # A shadow over the paper left of a filled band; lit paper 16 mm right of it. The band's
+    # white is filled in from the shadow's paper, but it may be lit like the lit paper.
+    paper = band_paper_map(slice(60, 150))
+    assert paper.white[100, 140] == pytest.approx(0.5 * LIT, rel=0.01)
     # Where paper shows, in the shadow and out of it, its own brightness holds the cell.
     assert paper.brightest[100, 140] == pytest.approx(BRIGHTEST_CELL)
     assert paper.brightest[100, 180] == pytest.approx(BRIGHTEST_CELL)
     brightest = paper.white[100, 154] * paper.brightest[100, 154]
-    assert brightest == pytest.approx(BRIGHTEST_CELL * lit, rel=0.05)
+    assert brightest == pytest.approx(BRIGHTEST_CELL * LIT, rel=0.05)
 
 
 def test_where_no_paper_shows_a_cell_may_be_lit_as_darkly_as_the_paper_nearby() -> None:
     # Lit paper left of a filled band; a shadow over the paper 16 mm right of it. The band's
     # white is filled in from the lit paper, but it may lie in the shadow.
-    maps = IsleReader().maps(sheet())
-    lit = PAPER * 0.95
-    image = np.broadcast_to(lit, (*maps.shape, 3)).copy()
-    image[:, 166:240] *= 0.5
-    image[:, 150:166] = (40.0, 60.0, 90.0)
-    light = paper_light(image, image >= CLIPPED, maps.margin)
-    assert light is not None
-    paper = paper_map(image, image >= CLIPPED, np.ones(maps.shape, bool), light, maps.unprinted)
-    assert paper is not None
-    assert paper.white[100, 140] == pytest.approx(lit, rel=0.01)
+    paper = band_paper_map(slice(166, 240))
+    assert paper.white[100, 140] == pytest.approx(LIT, rel=0.01)
     # Where paper shows, in the shadow and out of it, its own brightness holds the cell.
     assert paper.darkest[100, 140] == pytest.approx(SHADED_CELL)
     assert paper.darkest[100, 180] == pytest.approx(SHADED_CELL)
     darkest = paper.white[100, 162] * paper.darkest[100, 162]
-    assert darkest == pytest.approx(SHADED_CELL * 0.5 * lit, rel=0.05)
+    assert darkest == pytest.approx(SHADED_CELL * 0.5 * LIT, rel=0.05)
 
 
 def test_paper_clipped_in_every_channel_is_at_least_as_bright_as_the_sensors_limit() -> None:
@@ -587,6 +589,15 @@ def test_in_a_blurred_photo_a_white_cup_is_found_and_a_shadow_is_not() -> None:
     assert not smooth_objects(noisy(shadowed, 2), clear, seen, PAPER, maps).any()
 
 
+def touching_three(maps: SheetMaps) -> tuple[list[int], list[int]]:
+    """Three cells of the island that touch one another, and the cells around them."""
+    first = next(k for k, near in enumerate(maps.neighbours) if len(near) == 6)
+    second = maps.neighbours[first][0]
+    third = next(n for n in maps.neighbours[first] if n in maps.neighbours[second])
+    group = [first, second, third]
+    return group, sorted({n for k in group for n in maps.neighbours[k]} - set(group))
+
+
 def blob_reads(maps: SheetMaps, group: list[int], around: dict[int, Read]) -> list[Read]:
     """Every cell read as bare paper, but ``group`` as blue and ``around`` as given."""
     reads = [Read(name, None, 0.9) for name in maps.names]
@@ -601,11 +612,7 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
     maps, _, clear = bare_sheet()
     # Three cells that touch one another, read as blue with no outline showing (blur smooths
     # hatching as plain as a cup).
-    first = next(k for k, near in enumerate(maps.neighbours) if len(near) == 6)
-    second = maps.neighbours[first][0]
-    third = next(n for n in maps.neighbours[first] if n in maps.neighbours[second])
-    group = [first, second, third]
-    around = sorted({n for k in group for n in maps.neighbours[k]} - set(group))
+    group, around = touching_three(maps)
     contrast = np.full(len(maps.names), 0.05, np.float32)
     contrast[group] = 0.005
     outlined = contrast > 0.02
@@ -634,11 +641,7 @@ def test_a_cell_bordering_a_white_cup_at_one_edge_with_its_outline_showing_is_be
     maps, _, clear = bare_sheet()
     # Three bare cells under a white cup, their outlines hidden; the bare cells around show
     # theirs, blue cells elsewhere show theirs more clearly (hatching's edge).
-    first = next(k for k, near in enumerate(maps.neighbours) if len(near) == 6)
-    second = maps.neighbours[first][0]
-    third = next(n for n in maps.neighbours[first] if n in maps.neighbours[second])
-    group = [first, second, third]
-    around = sorted({n for k in group for n in maps.neighbours[k]} - set(group))
+    group, around = touching_three(maps)
     touching = {n: sum(n in maps.neighbours[k] for k in group) for n in around}
     one = next(n for n in around if touching[n] == 1)
     two = next(n for n in around if touching[n] == 2)
