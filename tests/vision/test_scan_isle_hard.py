@@ -15,6 +15,7 @@ from companion.observation import ComponentRead as Read
 from companion.samples import Position, random_position
 from vision.benchmark import TRUTH, hidden_components, run_trial
 from vision.draw import draw_layout
+from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, predefined_dictionary
 from vision.layout.catalogue import layouts
 from vision.layout.model import Layout
 from vision.render.envelope import Difficulty
@@ -163,6 +164,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5185, "a blue cell in a cup's shadow, its white filled in from the lit paper beside it"),
         (5088, "a bare cell beside a white cup, its outline faint, taken for the cup's rim"),
         (5179, "a brown cell beside a hand, its outline faint, taken for the hand's rim"),
+        (5313, "a third marker the quick search misses, found where the sheet must have it"),
+        (5303, "two markers placed by the quick search 1-3 px off: grid not lined up"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -217,6 +220,23 @@ def test_a_sheet_whose_markers_blur_leaves_undecoded_is_found_by_their_cells(
     assert all(c.value == truth[c.component] for c in board.components if not c.problem)
     hidden = hidden_components(rendering.truth, "isle")
     assert board.problems and all(p.split(": ")[0] in hidden for p in board.problems)
+
+
+def test_the_closer_look_finds_a_marker_the_quick_search_misses_and_places_corners_as_fully(
+    tools: tuple[Renderer, Scanner],
+) -> None:
+    # Motion blur: one threshold window does not decode marker 83, three do. The sheet, placed
+    # by 81 and 82, has 83 some 40 px from where they put it: still within the closer look.
+    scanner = tools[1]
+    _, rendering = hard_render(tools[0], 5313)
+    quick = scanner.detector.detect(rendering.image)
+    assert [m.id for m in quick] == [81, 82]
+    full = MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY)).detect(rendering.image)
+    assert [m.id for m in full] == [81, 82, 83]
+    found = scanner.scan(rendering.image, "isle").markers
+    assert [m.id for m in found] == [81, 82, 83]
+    for mine, theirs in zip(found, full, strict=True):
+        assert np.abs(np.subtract(mine.corners, theirs.corners)).max() < 0.5
 
 
 def test_filled_cells_in_a_cups_shadow_are_read_with_their_pencils(
