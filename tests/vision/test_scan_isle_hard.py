@@ -39,7 +39,7 @@ from vision.scan.readers.isle import (
     paper_map,
     unsure_white,
 )
-from vision.scan.readers.isle_over import smooth_blobs, smooth_objects
+from vision.scan.readers.isle_over import covered_cells, smooth_blobs, smooth_objects
 from vision.scan.readers.isle_sheet import SHEET_PPM, SheetMaps
 from vision.scan.rectify import rectify
 from vision.scan.registration import register
@@ -164,6 +164,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5185, "a blue cell in a cup's shadow, its white filled in from the lit paper beside it"),
         (5088, "a bare cell beside a white cup, its outline faint, taken for the cup's rim"),
         (5179, "a brown cell beside a hand, its outline faint, taken for the hand's rim"),
+        (5032, "blue hatching blurred smooth, found as a thing over the sheet, beside a cup"),
         (5313, "a third marker the quick search misses, found where the sheet must have it"),
         (5303, "two markers placed by the quick search 1-3 px off: grid not lined up"),
     ],
@@ -656,6 +657,37 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
     assert under_cup(blob_reads(maps, group, {edge: rim}), hidden) == sorted([*group, edge])
     # Read as blue with its outline showing, it is hatching beside the group.
     assert under_cup(blob_reads(maps, group, {edge: rim})) == []
+
+
+def test_a_smooth_thing_over_cells_of_one_pencil_that_ends_where_they_do_is_hatching() -> None:
+    maps, _, clear = bare_sheet()
+    # Strong blur leaves three touching blue cells as smooth as a cup: found over the sheet,
+    # inside their outlines.
+    group, around = touching_three(maps)
+    inside = np.isin(maps.whole, group)
+    thing = cv2.erode(inside.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    contrast = np.full(len(maps.names), 0.05, np.float32)
+    outlined = np.ones(len(maps.names), bool)
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+
+    def covered(over: np.ndarray, reads: list[Read]) -> list[int]:
+        found = covered_cells(over, image, clear, maps, reads, contrast, outlined)
+        return [int(k) for k in np.flatnonzero(found)]
+
+    # Every cell it reaches is read as blue, every cell around as paper: hatching.
+    assert covered(thing, blob_reads(maps, group, {})) == []
+    # A cup is round: it lies in part over a cell around, which then reads as a mix or not at
+    # all...
+    edge = around[0]
+    refused = {edge: Read(maps.names[edge], None, 0.0, "coloured only in part")}
+    assert covered(thing, blob_reads(maps, group, refused)) == sorted(group)
+    # ...or reaches into bare paper.
+    reaching = cv2.erode(np.isin(maps.whole, [*group, edge]).astype(np.uint8), np.ones((5, 5))) > 0
+    assert covered(reaching, blob_reads(maps, group, {})) == sorted([*group, edge])
+    # A cell around it refused under another thing found over the sheet says nothing of it.
+    far = next(k for k in range(len(maps.names)) if k not in group and k not in around)
+    cup = np.isin(maps.whole, [edge, far])
+    assert covered(thing | cup, blob_reads(maps, group, refused)) == sorted([edge, far])
 
 
 def test_a_cell_bordering_a_white_cup_at_one_edge_with_its_outline_showing_is_beside_it() -> None:

@@ -226,6 +226,23 @@ def _shaped_like_cells(
     )
 
 
+def _hatching(
+    thing: Mask, cells: list[int], others: Mask, reads: list[Read], maps: SheetMaps
+) -> bool:
+    """Whether a thing found over the sheet is hatching that blur smoothed: it lies on the
+    island alone, every cell it reaches is read cleanly as one pencil, and every cell around
+    those is read cleanly or lies under something else (``others``). A cup is round: it lies
+    in part over cells of other colours, or over bare paper, which then read as a mix or not
+    at all."""
+    if not cells or thing[maps.margin].any():
+        return False
+    colour = reads[cells[0]].value
+    if colour is None or any(reads[k].problem or reads[k].value != colour for k in cells):
+        return False
+    around = {n for k in cells for n in maps.neighbours[k]} - set(cells)
+    return all(others[n] or reads[n].problem is None for n in around)
+
+
 def _roughness(image: Floats) -> Floats:
     """Per pixel, the largest standard deviation of a channel over a SMOOTH_MM window (linear
     units: the sensor's noise is, and dark surfaces are no rougher than bright ones)."""
@@ -426,6 +443,20 @@ def covered_cells(
     count = len(maps.names)
     whole = maps.whole >= 0
     area = np.maximum(np.bincount(maps.whole[whole], minlength=count), 1)
+    things, which = cv2.connectedComponents(over.astype(np.uint8), connectivity=8)
+    reached = []
+    for label in range(1, things):
+        thing = (which == label) & whole
+        share = np.bincount(maps.whole[thing], minlength=count) / area
+        reached.append([int(k) for k in np.flatnonzero(share >= COVERED_SHARE)])
+    hatched = np.zeros(count, bool)
+    for label, cells in enumerate(reached, start=1):
+        others = np.zeros(count, bool)
+        others[[k for other in reached if other is not cells for k in other]] = True
+        if _hatching(which == label, cells, others, reads, maps):
+            hatched[cells] = True
+            over = over & (which != label)
     share = np.bincount(maps.whole[whole], over[whole], count) / area
-    blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined)
+    # Cells of hatching found so show it as clearly as their outlines would.
+    blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined | hatched)
     return blobs | (share >= COVERED_SHARE)
