@@ -14,7 +14,9 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   parts close together (a cup's side and its coffee, parted by the rim's edge) that together
   are larger than a few cells are one thing. A plain part across its rim from one is part of
   it too when it hides the printed grid and, if small, lies across several cells: a sliver of
-  a cup's side (hatching keeps within its cell's outline, and shows it or its bare seams).
+  a cup's side (hatching keeps within its cell's outline, and shows it or its bare seams). A
+  smooth region on the island alone that reaches only cells read cleanly as one pencil, ringed
+  by cells read cleanly, is that pencil's hatching, however plain blur leaves it.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
   cup that looks like a pencil, or like paper; with the cells read alike around them (its rim),
   but for a cell that shows its outline (hatching or bare paper beside the cup), or that borders
