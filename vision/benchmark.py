@@ -6,10 +6,7 @@ confident-wrong read (no problem reported, so it would be scored, but something 
 truth: the failure that must never happen), or an abstention (a problem reported on something in
 plain view). Complete: no problem at all, so the board is scored. Per component: how many of those
 read without a problem were wrong. Timing: the scan of each frame, and bare marker detection
-on the same frame, so the cost of reading is a ratio that holds across machines. The yardstick is
-OpenCV's own detection with its default three threshold windows (as ``atelier markers`` runs
-it), which stays the same whatever the scan does; the scan's own first search for markers, with
-one window, is timed too.
+on the same frame, so the cost of reading is a ratio that holds across machines.
 """
 
 from __future__ import annotations
@@ -23,7 +20,6 @@ from typing import Any
 
 from companion.content import isle as isle_content
 from companion.samples import random_position
-from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, predefined_dictionary
 from vision.layout.boards import PAN_ORDER
 from vision.layout.catalogue import layouts
 from vision.render.envelope import Difficulty
@@ -107,8 +103,7 @@ class Trial:
     components: int
     wrong_components: int  # read without a problem, and wrong
     scan_ms: float
-    detect_ms: float  # OpenCV's detection with its default parameters: the yardstick
-    quick_ms: float  # the scan's own first search for markers
+    detect_ms: float
     problems: tuple[str, ...]
 
 
@@ -119,25 +114,16 @@ def _value(read_value: object) -> object:
 
 
 def run_trial(
-    renderer: Renderer,
-    scanner: Scanner,
-    game: str,
-    difficulty: Difficulty,
-    seed: int,
-    yardstick: MarkerDetector | None = None,
+    renderer: Renderer, scanner: Scanner, game: str, difficulty: Difficulty, seed: int
 ) -> Trial:
     position = random_position(game, random.Random(seed))
     rendering = renderer.render(
         plan_table(position, f"random {game}"), RenderOptions(seed, difficulty)
     )
     image = rendering.image
-    yardstick = yardstick or MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY))
-    start = time.perf_counter()
-    yardstick.detect(image)
-    detect_ms = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
     scanner.detector.detect(image)
-    quick_ms = (time.perf_counter() - start) * 1000
+    detect_ms = (time.perf_counter() - start) * 1000
     observation = scanner.scan(image, game)
     truth = TRUTH[game](position)
     if not observation.boards:
@@ -151,7 +137,6 @@ def run_trial(
             0,
             observation.total_ms,
             detect_ms,
-            quick_ms,
             ("no board found",),
         )
     board = observation.boards[0]
@@ -178,7 +163,6 @@ def run_trial(
         wrong,
         observation.total_ms,
         detect_ms,
-        quick_ms,
         board.problems,
     )
 
@@ -187,7 +171,6 @@ def summarise(trials: Sequence[Trial]) -> dict[str, Any]:
     n = len(trials)
     scans = sorted(t.scan_ms for t in trials)
     detects = sorted(t.detect_ms for t in trials)
-    quick = sorted(t.quick_ms for t in trials)
     components = sum(t.components for t in trials)
     return {
         "boards": n,
@@ -202,7 +185,6 @@ def summarise(trials: Sequence[Trial]) -> dict[str, Any]:
         "scan_ms_median": round(statistics.median(scans), 2) if n else 0.0,
         "scan_ms_p95": round(scans[min(n - 1, int(0.95 * n))], 2) if n else 0.0,
         "detect_ms_median": round(statistics.median(detects), 2) if n else 0.0,
-        "quick_detect_ms_median": round(statistics.median(quick), 2) if n else 0.0,
         "scan_to_detect": round(statistics.median(scans) / statistics.median(detects), 3)
         if n
         else 0.0,
@@ -218,14 +200,13 @@ def run_vision_bench(
 ) -> dict[str, Any]:
     renderer, scanner = Renderer(), Scanner()
     scanner.prepare()
-    yardstick = MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY))
     rows = []
     all_trials: list[Trial] = []
     for difficulty in difficulties:
         for game in games:
             trials = []
             for k in range(boards):
-                trials.append(run_trial(renderer, scanner, game, difficulty, seed + k, yardstick))
+                trials.append(run_trial(renderer, scanner, game, difficulty, seed + k))
                 if progress:
                     progress(f"{difficulty.value} {game} {k + 1}/{boards}")
             all_trials += trials

@@ -110,19 +110,6 @@ def default_parameters() -> Any:
     return params
 
 
-# One adaptive-threshold window where OpenCV tries three (3, 13 and 23 px): half the time on a
-# noisy 1080p frame, finding nearly every marker the three do (docs/fiducials.md).
-QUICK_WINDOW_PX = 13
-
-
-def quick_parameters() -> Any:
-    """The defaults with one threshold window: for a first search of a whole frame."""
-    params = default_parameters()
-    params.adaptiveThreshWinSizeMin = QUICK_WINDOW_PX
-    params.adaptiveThreshWinSizeMax = QUICK_WINDOW_PX
-    return params
-
-
 class MarkerDetector:
     """One dictionary's detector, built once and reused frame after frame."""
 

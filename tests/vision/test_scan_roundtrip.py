@@ -112,11 +112,7 @@ def test_bench_vision_reports_the_table() -> None:
     for row in data["rows"]:
         assert row["boards"] == 1 and row["confident_wrong"] == 0
         assert row["scan_ms_median"] > 0 and row["scan_to_detect"] > 0
-        assert row["detect_ms_median"] > 0 and row["quick_detect_ms_median"] > 0
-        assert row["scan_to_detect"] == pytest.approx(
-            row["scan_ms_median"] / row["detect_ms_median"], abs=0.01
-        )
-    assert "exact" in run.stderr and "quick" in run.stderr
+    assert "exact" in run.stderr
 
 
 @pytest.mark.parametrize("game", ["isle", "pigments"])

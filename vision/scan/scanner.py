@@ -22,17 +22,10 @@ from calibration.errors import CalibrationError
 from companion.errors import AtelierError
 from companion.observation import BoardObservation
 from vision.draw import draw_layout
-from vision.fiducials import (
-    ATELIER_DICTIONARY,
-    Marker,
-    MarkerDetector,
-    predefined_dictionary,
-    quick_parameters,
-)
+from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefined_dictionary
 from vision.images import Image, to_gray
 from vision.layout.catalogue import marker_index
 from vision.layout.model import Layout
-from vision.scan.closer_look import CloserLook
 from vision.scan.colours import channel_max
 from vision.scan.context import BoardContext, piece_on_board, white_of
 from vision.scan.readers.colorfield import ColorFieldReader
@@ -104,9 +97,7 @@ class Scanner:
     def __init__(
         self, camera: CameraModel | None = None, colour: ColourCorrection | None = None
     ) -> None:
-        family = predefined_dictionary(ATELIER_DICTIONARY)
-        self.detector = MarkerDetector(family, quick_parameters())
-        self.closer = CloserLook(family)
+        self.detector = MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY))
         self.index = marker_index()
         self.camera = camera
         self.colour = colour
@@ -179,7 +170,6 @@ class Scanner:
             )
         gray = to_gray(image)
         markers, outlines = self.detector.detect_with_rejected(gray)
-        markers = self.closer.markers(gray, markers, self.index)
         if self._may_hold_paintings(markers, game):
             markers += self.rescue.markers(gray, outlines, {m.id for m in markers})
         elif self._sheet_seen_by_few(markers, game):
