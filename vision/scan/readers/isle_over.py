@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from companion.observation import ComponentRead as Read
 from vision.scan.colours import column_median
@@ -229,19 +230,19 @@ def _shaped_like_cells(
 
 
 def _hatching(
-    thing: Mask, cells: list[int], others: Mask, reads: list[Read], maps: SheetMaps
+    cells: NDArray[np.intp], on_margin: bool, others: Mask, reads: list[Read], maps: SheetMaps
 ) -> bool:
     """Whether a thing found over the sheet is hatching that blur smoothed: it lies on the
-    island alone, every cell it reaches is read cleanly as one pencil, and every cell around
-    those is read cleanly or lies under something else (``others``). A cup is round: it lies
-    in part over cells of other colours, or over bare paper, which then read as a mix or not
-    at all."""
-    if not cells or thing[maps.margin].any():
+    island alone (not ``on_margin``), every cell it reaches (``cells``) is read cleanly as one
+    pencil, and every cell around those is read cleanly or lies under something else
+    (``others``). A cup is round: it lies in part over cells of other colours, or over bare
+    paper, which then read as a mix or not at all."""
+    if len(cells) == 0 or on_margin:
         return False
     colour = reads[cells[0]].value
     if colour is None or any(reads[k].problem or reads[k].value != colour for k in cells):
         return False
-    around = {n for k in cells for n in maps.neighbours[k]} - set(cells)
+    around = {n for k in cells for n in maps.neighbours[k]} - set(cells.tolist())
     return all(others[n] or reads[n].problem is None for n in around)
 
 
@@ -446,19 +447,24 @@ def covered_cells(
     whole = maps.whole >= 0
     area = np.maximum(np.bincount(maps.whole[whole], minlength=count), 1)
     things, which = cv2.connectedComponents(over.astype(np.uint8), connectivity=8)
-    reached = []
-    for label in range(1, things):
-        thing = (which == label) & whole
-        share = np.bincount(maps.whole[thing], minlength=count) / area
-        reached.append([int(k) for k in np.flatnonzero(share >= COVERED_SHARE)])
+    # Per thing (label 0: nothing), how many pixels of each cell it covers: things are apart,
+    # so what those left over cover together is their sum.
+    covers = np.bincount(
+        which[whole] * count + maps.whole[whole], minlength=things * count
+    ).reshape(things, count)
+    on_margin = np.bincount(which[maps.margin], minlength=things) > 0
+    reached = [np.flatnonzero(covers[label] / area >= COVERED_SHARE) for label in range(things)]
+    kept = np.arange(things) > 0
     hatched = np.zeros(count, bool)
-    for label, cells in enumerate(reached, start=1):
+    for label in range(1, things):
         others = np.zeros(count, bool)
-        others[[k for other in reached if other is not cells for k in other]] = True
-        if _hatching(which == label, cells, others, reads, maps):
-            hatched[cells] = True
-            over = over & (which != label)
-    share = np.bincount(maps.whole[whole], over[whole], count) / area
+        for other in range(1, things):
+            if other != label:
+                others[reached[other]] = True
+        if _hatching(reached[label], bool(on_margin[label]), others, reads, maps):
+            hatched[reached[label]] = True
+            kept[label] = False
+    share = np.asarray(covers[kept].sum(axis=0) / area, np.float64)
     # Cells of hatching found so show it as clearly as their outlines would.
     blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined | hatched)
     return blobs | (share >= COVERED_SHARE)
