@@ -15,6 +15,7 @@ from companion.observation import BoardObservation, ComponentRead
 from companion.samples import random_position
 from vision.benchmark import TRUTH, hidden_components
 from vision.draw import draw_layout
+from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefined_dictionary
 from vision.images import Image
 from vision.layout.catalogue import layouts
 from vision.layout.geometry import bounds
@@ -27,6 +28,11 @@ from vision.scan.readers.colorfield import EdgePaints
 from vision.scan.refine import refine, uncertainty_mm
 from vision.scan.registration import Sighting
 from vision.scan.scanner import Scanner
+
+
+def full_search(image: Image) -> list[Marker]:
+    """The markers OpenCV's detector decodes searching the whole photo."""
+    return MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY)).detect(image)
 
 
 @dataclass(frozen=True)
@@ -55,7 +61,7 @@ def hard_scan(tools: tuple[Renderer, Scanner], game: str, seed: int) -> Scan:
     observation = scanner.scan(rendering.image, game)
     decoded = frozenset(
         scanner.index[m.id].layout.key.rsplit("/", 1)[1]
-        for m in scanner.detector.detect(rendering.image)
+        for m in full_search(rendering.image)
         if m.id in scanner.index
     )
     return Scan(

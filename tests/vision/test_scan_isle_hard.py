@@ -15,6 +15,8 @@ from companion.observation import ComponentRead as Read
 from companion.samples import Position, random_position
 from vision.benchmark import TRUTH, hidden_components, run_trial
 from vision.draw import draw_layout
+from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefined_dictionary
+from vision.images import Image
 from vision.layout.catalogue import layouts
 from vision.layout.model import Layout
 from vision.render.envelope import Difficulty
@@ -43,6 +45,11 @@ from vision.scan.readers.isle_sheet import SHEET_PPM, SheetMaps
 from vision.scan.rectify import rectify
 from vision.scan.registration import register
 from vision.scan.scanner import Scanner
+
+
+def full_search(image: Image) -> list[Marker]:
+    """The markers OpenCV's detector decodes searching the whole photo."""
+    return MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY)).detect(image)
 
 
 @pytest.fixture(scope="module")
@@ -181,7 +188,7 @@ def test_a_sheet_placed_by_one_marker_is_lined_up_on_its_grid_though_far_off(
     # lines up with the cells the render drew.
     scanner = tools[1]
     _, rendering = hard_render(tools[0], 5228)
-    markers = scanner.detector.detect(rendering.image)
+    markers = full_search(rendering.image)
     assert [m.id for m in markers] == [82]
     (board,) = register(markers, scanner.index).boards
     maps = scanner.isle.maps(board.layout)
@@ -209,7 +216,7 @@ def test_a_sheet_whose_markers_blur_leaves_undecoded_is_found_by_their_cells(
     # leaves four blue cells as plain as a cup: they end where their cells do, so are hatching.)
     scanner = tools[1]
     position, rendering = hard_render(tools[0], 5231)
-    assert scanner.detector.detect(rendering.image) == []
+    assert full_search(rendering.image) == []
     observation = scanner.scan(rendering.image, "isle")
     assert [m.id for m in observation.markers] == [82, 83]
     (board,) = observation.boards

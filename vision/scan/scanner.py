@@ -22,12 +22,14 @@ from calibration.errors import CalibrationError
 from companion.errors import AtelierError
 from companion.observation import BoardObservation
 from vision.draw import draw_layout
-from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefined_dictionary
+from vision.fiducials import ATELIER_DICTIONARY, Marker, predefined_dictionary
 from vision.images import Image, to_gray
 from vision.layout.catalogue import marker_index
 from vision.layout.model import Layout
 from vision.scan.colours import channel_max
 from vision.scan.context import BoardContext, piece_on_board, white_of
+from vision.scan.marker_search import MarkerSearch
+from vision.scan.missing_markers import places_to_search
 from vision.scan.readers.colorfield import ColorFieldReader
 from vision.scan.readers.isle import IsleReader
 from vision.scan.readers.paintings import PaintingsReader
@@ -97,7 +99,7 @@ class Scanner:
     def __init__(
         self, camera: CameraModel | None = None, colour: ColourCorrection | None = None
     ) -> None:
-        self.detector = MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY))
+        self.search = MarkerSearch(predefined_dictionary(ATELIER_DICTIONARY))
         self.index = marker_index()
         self.camera = camera
         self.colour = colour
@@ -169,7 +171,14 @@ class Scanner:
                 cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
             )
         gray = to_gray(image)
-        markers, outlines = self.detector.detect_with_rejected(gray)
+        markers, outlines = self.search.detect_with_rejected(gray)
+        height, width = gray.shape[:2]
+        places = places_to_search(markers, self.index, width, height)
+        if places:
+            more, more_outlines = self.search.look_around(gray, places)
+            seen = {m.id for m in markers}
+            markers = sorted(markers + [m for m in more if m.id not in seen], key=lambda m: m.id)
+            outlines = _distinct(outlines + more_outlines)
         if self._may_hold_paintings(markers, game):
             markers += self.rescue.markers(gray, outlines, {m.id for m in markers})
         elif self._sheet_seen_by_few(markers, game):
@@ -364,3 +373,11 @@ def _merge_paintings(read: Sequence[BoardObservation]) -> list[BoardObservation]
             )
         )
     return merged
+
+
+def _distinct(outlines: Sequence[NDArray[np.float64]]) -> list[NDArray[np.float64]]:
+    """``outlines`` with each found twice (by two overlapping searches) kept once."""
+    kept: dict[bytes, NDArray[np.float64]] = {}
+    for outline in outlines:
+        kept.setdefault(outline.tobytes(), outline)
+    return list(kept.values())
