@@ -2,27 +2,27 @@
 
 OpenCV's detector thresholds the whole frame with three window sizes (3, 13 and 23 px) and traces
 every contour of each. On a noisy 1080p photo that is tens of thousands of contours per window,
-nearly all of them grain: most of the time goes there. Any one window finds nearly every marker,
-but each misses some the others find (docs/fiducials.md), and a missed marker can be a whole
-board missed.
+nearly all of them grain: most of the time goes there.
 
-So the frame is searched twice quickly: with one window at full size, and with one window at half
-size (averaging four pixels into one smooths the grain that defeats the first). Neither is
-trusted alone. Around every marker either finds, and every outline either traces that may be
-one, a piece of the photo is searched again with OpenCV's three windows. The detector looks only
-a few pixels around any point, so in a piece a little larger than the marker it finds what a
-search of the whole frame finds there: the same markers and the same undecoded outlines. The
-scan then looks the same way wherever the boards found say more markers may lie
-(``vision.scan.missing_markers``), which finds what both quick searches missed.
+So the frame is first searched quickly: shrunk to half size (averaging four pixels into one
+smooths the grain, and leaves a quarter of the pixels), with one window. That search is not
+trusted to find or place anything. Around every marker it finds, and every outline it traces that
+may be one, a piece of the photo is searched again at full size with OpenCV's three windows. The
+detector looks only a few pixels around any point, so in a piece a little larger than a marker
+it finds what a search of the whole frame finds there: the same markers and the same undecoded
+outlines. Then the same is done wherever what was found says more markers lie (the caller says
+where: see ``vision.scan.missing_markers``), again and again while that names new places. That
+finds the markers the quick search missed, on every board it found a marker of.
 
 The pieces are searched without refinement, and the corners are refined in the whole photo with
 the window OpenCV sizes there: the corners are then those of a search of the whole frame, to the
-bit (OpenCV sizes the window from the image it refines in).
+bit (OpenCV sizes the window from the image it refines in). How this was measured, and what each
+step brings back, is in docs/fiducials.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,22 +34,16 @@ from vision.fiducials import Marker, MarkerDictionary, default_parameters
 from vision.images import Image
 
 Quad = NDArray[np.float64]
+Place = tuple[Quad, float]  # a quad, and how far around it to search: a share of its longest side
 
-# One window each for the two quick searches: 13 px at full size, 7 px at half size (where a
-# 13 px window would span as much of a marker as 26 px at full size). At full size, a pixel
-# counts as dark 11 levels under its surroundings rather than OpenCV's 7: grain then traces far
-# fewer contours, and the half-size search, where averaging has smoothed the grain, keeps 7.
-# (With 11 or 13 the scan found the very markers of a full search on 1,746 rendered tables;
-# 11 leaves a margin.)
-FULL_WINDOW_PX = 13
-FULL_CONSTANT = 11.0
-HALF_WINDOW_PX = 7
-HALF_CONSTANT = 7.0
+# The quick search's one threshold window, at half size: about OpenCV's middle one (13 px) at
+# full size.
+QUICK_WINDOW_PX = 7
 # Around a place found quickly, this much of its longest side is searched too; never less than
 # GUARD_PX, which the widest window (23 px) needs to see around a marker as in the whole frame.
 MARGIN = 0.75
 GUARD_PX = 12
-# Outlines the quick searches trace are looked at again only within a marker's plausible size:
+# Outlines the quick search traces are looked at again only within a marker's plausible size:
 # from the least the scan can name (the second look's limit) to a little over the largest
 # marker found. Where none is found, every outline is: markers blurred past decoding may still
 # be named by their cells, and they may be of any size.
@@ -65,6 +59,14 @@ class Piece:
     y0: int
     x1: int
     y1: int
+
+    def holds(self, other: Piece) -> bool:
+        return (
+            self.x0 <= other.x0
+            and self.y0 <= other.y0
+            and other.x1 <= self.x1
+            and other.y1 <= self.y1
+        )
 
     @property
     def area(self) -> int:
@@ -99,48 +101,66 @@ class MarkerSearch:
         self.dictionary = dictionary
         self._defaults = default_parameters()
         family = dictionary.aruco
-        self._full = cv2.aruco.ArucoDetector(family, _one_window(FULL_WINDOW_PX, FULL_CONSTANT))
-        self._half = cv2.aruco.ArucoDetector(family, _one_window(HALF_WINDOW_PX, HALF_CONSTANT))
+        self._quick = cv2.aruco.ArucoDetector(family, _quick())
         self._pieces = cv2.aruco.ArucoDetector(family, _unrefined())
         self._cells = dictionary.bits + 2  # a marker's side in cells, its black border included
 
-    def detect_with_rejected(self, gray: Image) -> tuple[list[Marker], list[Quad]]:
-        """The markers found (sorted by id), and the square outlines found but not decoded (each
-        4 x 2 px, clockwise), as ``MarkerDetector.detect_with_rejected`` gives them."""
-        return self.look_around(gray, [(quad, MARGIN) for quad in self._places(gray)])
-
-    def look_around(
-        self, gray: Image, places: Sequence[tuple[Quad, float]]
+    def detect_with_rejected(
+        self,
+        gray: Image,
+        then: Callable[[list[Marker], list[Quad]], Sequence[Place]] | None = None,
     ) -> tuple[list[Marker], list[Quad]]:
-        """The markers (sorted by id) and undecoded outlines a search of the whole frame would
-        find around each quad, as far as its margin (a share of its longest side)."""
-        height, width = gray.shape[:2]
+        """The markers found (sorted by id), and the square outlines found but not decoded (each
+        4 x 2 px, clockwise), as ``MarkerDetector.detect_with_rejected`` gives them. ``then``
+        names more places to search from what has been found (where the boards found say more
+        lie): it is asked again after each search, until it names none not searched yet."""
         found: dict[int, NDArray[np.float32]] = {}
         outlines: dict[bytes, Quad] = {}
+        searched: list[Piece] = []
+        places: Sequence[Place] = [(quad, MARGIN) for quad in self._places(gray)]
+        while self._look_around(gray, places, found, outlines, searched) and then is not None:
+            places = then(self._markers(found), list(outlines.values()))
+        return self._markers(found), list(outlines.values())
+
+    def _look_around(
+        self,
+        gray: Image,
+        places: Sequence[Place],
+        found: dict[int, NDArray[np.float32]],
+        outlines: dict[bytes, Quad],
+        searched: list[Piece],
+    ) -> bool:
+        """Adds to ``found`` and ``outlines`` what a search of the whole frame finds around each
+        quad, as far as its margin (a share of its longest side), where not ``searched`` yet.
+        Whether anything was."""
+        height, width = gray.shape[:2]
         pieces = [_piece(quad, margin, width, height) for quad, margin in places]
-        for piece in _joined([p for p in pieces if p is not None]):
+        new = [p for p in pieces if p is not None and not any(s.holds(p) for s in searched)]
+        for piece in _joined(new):
+            searched.append(piece)
             corners, ids, rejected = self._search_piece(gray, piece, width, height)
             for marker_id, unrefined in zip(ids, corners, strict=True):
                 if marker_id not in found:
                     found[marker_id] = self._refined(gray, unrefined)
             for outline in rejected:
                 outlines.setdefault(outline.tobytes(), outline)
-        markers = [
+        return bool(new)
+
+    def _markers(self, found: dict[int, NDArray[np.float32]]) -> list[Marker]:
+        return [
             Marker(marker_id, self.dictionary.name, tuple((float(x), float(y)) for x, y in corners))
             for marker_id, corners in sorted(found.items())
         ]
-        return markers, list(outlines.values())
 
     def _places(self, gray: Image) -> list[Quad]:
-        """Where the two quick searches found a marker (the pieces' search names it again) or
-        traced an outline of a marker's size."""
+        """Where the quick search found a marker (the pieces' search names it again) or traced
+        an outline of a marker's size."""
         height, width = gray.shape[:2]
-        corners, _, rejected = self._full.detectMarkers(gray)
         small = cv2.resize(gray, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
-        small_corners, _, small_rejected = self._half.detectMarkers(small)
+        corners, _, rejected = self._quick.detectMarkers(small)
         # A pixel of the half-size frame covers two of the full one: its centre lies at 2x + 0.5.
-        markers = [_quad(q) for q in corners] + [2.0 * _quad(q) + 0.5 for q in small_corners]
-        traced = [_quad(q) for q in rejected] + [2.0 * _quad(q) + 0.5 for q in small_rejected]
+        markers = [2.0 * _quad(q) + 0.5 for q in corners]
+        traced = [2.0 * _quad(q) + 0.5 for q in rejected]
         sides = [_sides(q).max() for q in markers]
         largest = LARGEST_OVER_FOUND * max(sides) if sides else float(max(width, height))
         plausible = [
@@ -226,12 +246,13 @@ def _piece(quad: Quad, margin: float, width: int, height: int) -> Piece | None:
     return piece
 
 
-def _one_window(window_px: int, constant: float) -> Any:
+def _quick() -> Any:
     """The defaults with one threshold window and no refinement: a quick first look."""
     params = _unrefined()
-    params.adaptiveThreshWinSizeMin = window_px
-    params.adaptiveThreshWinSizeMax = window_px
-    params.adaptiveThreshConstant = constant
+    params.adaptiveThreshWinSizeMin = QUICK_WINDOW_PX
+    params.adaptiveThreshWinSizeMax = QUICK_WINDOW_PX
+    # As near the frame's edge as the full search allows, in half-size pixels.
+    params.minDistanceToBorder //= 2
     return params
 
 

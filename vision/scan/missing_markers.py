@@ -18,13 +18,15 @@ from numpy.typing import NDArray
 from vision.fiducials import Marker
 from vision.layout.catalogue import MarkerOwner
 from vision.layout.geometry import bounds
+from vision.scan.marker_search import Place
 from vision.scan.registration import register
 
 # Around where a marker must lie, this much of its side is searched, by how many of the board's
 # markers place it: a board placed by two may be a marker's width off at its far corners, and
-# one placed by one, whose far end it may tilt, nearly twice that (a Paintings mat: 1.7 sides).
-MARKER_MARGIN = {1: 3.0, 2: 1.5}
+# one placed by one, which may tilt it, more (a Paintings mat's far marker, 2.5 sides off).
+MARKER_MARGIN = {1: 3.0, 2: 3.0}
 PLACED_MARGIN = 0.75
+ONE_MARKER_REACH = 1.25  # the board's longest side, a little more for the photo's perspective
 # Places on a board that a piece (a tile, card or chip) lies on. One where no piece's marker was
 # found is searched whole, and around it this much of its longest side: a piece may lie askew.
 HOLDS_PIECES = frozenset({"space", "card", "window", "binder", "slot"})
@@ -34,35 +36,49 @@ LEAST_SIDE_PX = 8.0  # a marker drawn smaller than this cannot be decoded: not l
 
 def places_to_search(
     markers: Sequence[Marker], index: Mapping[int, MarkerOwner], width: int, height: int
-) -> list[tuple[NDArray[np.float64], float]]:
+) -> list[Place]:
     """Quads (image px) to search around, each with its margin: where each found board's
-    unfound markers must lie, and each place on it for a piece where no piece's marker was
-    found. Only quads drawn large enough to hold a marker, whose middle is in the photo."""
-    found = {m.id for m in markers}
-    registration = register(markers, index)
-    piece_centres = np.array(
-        [
-            np.mean(m.corners, axis=0)
-            for m in markers
-            if m.id in index and not index[m.id].layout.is_board
-        ]
-        or np.empty((0, 2)),
-        np.float64,
-    ).reshape(-1, 2)
+    unfound markers must lie (all around a board found by one marker), and each place on it
+    for a piece where no piece's marker was found. Only quads drawn large enough to hold a
+    marker, whose middle is in the photo."""
+    corners = {m.id: np.array(m.corners, np.float64) for m in markers}
+    pieces = [m for m in markers if m.id in index and not index[m.id].layout.is_board]
+    piece_centres = [np.mean(m.corners, axis=0) for m in pieces]
+    boards = [b for b in register(markers, index).boards if np.isfinite(b.homography).all()]
     places = []
-    for board in registration.boards:
-        if not np.isfinite(board.homography).all():
-            continue
+    outlines = [b.to_image(np.array(b.layout.outline.corners(), np.float64)) for b in boards]
+    for piece, centre in zip(pieces, piece_centres, strict=True):
+        if not any(_inside(outline, centre) for outline in outlines):
+            # A piece on no board found: the board it lies on may reach its own size from it.
+            owner = index[piece.id]
+            side = max(owner.marker.rect.w, owner.marker.rect.h)
+            largest = _largest_board(index, owner.layout.game)
+            places.append((corners[piece.id], ONE_MARKER_REACH * largest / side))
+    for board in boards:
+        if len(board.marker_ids) == 1:
+            # One marker places its board too loosely to say where the others lie: the board
+            # may reach its own size from it, any way round.
+            (only,) = board.marker_ids
+            spec = next(m for m in board.layout.markers if m.id == only)
+            reach = ONE_MARKER_REACH * max(board.layout.size) / max(spec.rect.w, spec.rect.h)
+            places.append((corners[only], reach))
         margin = MARKER_MARGIN.get(len(board.marker_ids), PLACED_MARGIN)
         for spec in board.layout.markers:
-            if spec.id not in found:
+            if spec.id not in corners:
                 places.append((board.to_image(np.array(spec.rect.corners(), np.float64)), margin))
         for region in board.layout.regions:
             if region.role in HOLDS_PIECES:
                 quad = board.to_image(np.array(bounds(region.shape).corners(), np.float64))
-                if not _holds_any(quad, piece_centres):
+                if not any(_inside(quad, centre) for centre in piece_centres):
                     places.append((quad, PLACE_MARGIN))
     return [(quad, margin) for quad, margin in places if _in_view(quad, width, height)]
+
+
+def _largest_board(index: Mapping[int, MarkerOwner], game: str) -> float:
+    """The longest side (mm) of any board of ``game``."""
+    return max(
+        max(o.layout.size) for o in index.values() if o.layout.is_board and o.layout.game == game
+    )
 
 
 def _in_view(quad: NDArray[np.float64], width: int, height: int) -> bool:
@@ -71,6 +87,6 @@ def _in_view(quad: NDArray[np.float64], width: int, height: int) -> bool:
     return LEAST_SIDE_PX <= side <= max(width, height) and 0 <= x < width and 0 <= y < height
 
 
-def _holds_any(quad: NDArray[np.float64], points: NDArray[np.float64]) -> bool:
+def _inside(quad: NDArray[np.float64], point: NDArray[np.float64]) -> bool:
     contour = quad.astype(np.float32).reshape(-1, 1, 2)
-    return any(cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in points)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0

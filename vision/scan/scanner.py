@@ -28,7 +28,7 @@ from vision.layout.catalogue import marker_index
 from vision.layout.model import Layout
 from vision.scan.colours import channel_max
 from vision.scan.context import BoardContext, piece_on_board, white_of
-from vision.scan.marker_search import MarkerSearch
+from vision.scan.marker_search import MarkerSearch, Place
 from vision.scan.missing_markers import places_to_search
 from vision.scan.readers.colorfield import ColorFieldReader
 from vision.scan.readers.isle import IsleReader
@@ -171,24 +171,37 @@ class Scanner:
                 cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
             )
         gray = to_gray(image)
-        markers, outlines = self.search.detect_with_rejected(gray)
         height, width = gray.shape[:2]
-        places = places_to_search(markers, self.index, width, height)
-        if places:
-            more, more_outlines = self.search.look_around(gray, places)
-            seen = {m.id for m in markers}
-            markers = sorted(markers + [m for m in more if m.id not in seen], key=lambda m: m.id)
-            outlines = _distinct(outlines + more_outlines)
-        if self._may_hold_paintings(markers, game):
-            markers += self.rescue.markers(gray, outlines, {m.id for m in markers})
-        elif self._sheet_seen_by_few(markers, game):
-            markers += self.sheet_rescue.markers(gray, outlines, {m.id for m in markers})
+
+        def places(found: list[Marker], outlines: list[NDArray[np.float64]]) -> list[Place]:
+            # Markers named by their cells place boards too: where they say more lie.
+            named = self._named(gray, found, outlines, game)
+            return places_to_search(found + named, self.index, width, height)
+
+        markers, outlines = self.search.detect_with_rejected(gray, places)
+        markers += self._named(gray, markers, outlines, game)
         if scale == 1.0:
             return markers
         return [
             Marker(m.id, m.dictionary, tuple((x / scale, y / scale) for x, y in m.corners))
             for m in markers
         ]
+
+    def _named(
+        self,
+        gray: Image,
+        markers: list[Marker],
+        outlines: list[NDArray[np.float64]],
+        game: str | None,
+    ) -> list[Marker]:
+        """Markers named by their cells among the undecoded ``outlines``, where the boards they
+        may belong to call for it."""
+        decoded = {m.id for m in markers}
+        if self._may_hold_paintings(markers, game):
+            return self.rescue.markers(gray, outlines, decoded)
+        if self._sheet_seen_by_few(markers, game):
+            return self.sheet_rescue.markers(gray, outlines, decoded)
+        return []
 
     def _may_hold_paintings(self, markers: Sequence[Marker], game: str | None) -> bool:
         """Whether undecoded outlines are worth naming: only Paintings markers are rescued, and
@@ -373,11 +386,3 @@ def _merge_paintings(read: Sequence[BoardObservation]) -> list[BoardObservation]
             )
         )
     return merged
-
-
-def _distinct(outlines: Sequence[NDArray[np.float64]]) -> list[NDArray[np.float64]]:
-    """``outlines`` with each found twice (by two overlapping searches) kept once."""
-    kept: dict[bytes, NDArray[np.float64]] = {}
-    for outline in outlines:
-        kept.setdefault(outline.tobytes(), outline)
-    return list(kept.values())

@@ -454,7 +454,7 @@ def paper_map(
     level /= np.maximum(measured, 1.0)
     # Paper clipped in every channel is at least as bright as the sensor's limit: filled in from
     # darker paper instead, a cell there would read as lit beyond the paper around.
-    saturated = clipped.all(axis=2)
+    saturated = clipped[:, :, 0] & clipped[:, :, 1] & clipped[:, :, 2]  # all(axis=2) is slow
     level[saturated] = CLIPPED / float(light.white.min())
     # Paper: one brightness in every channel measured; bright enough in the clipped ones; about
     # as bright in a channel whose white is only bounded (that bound is seldom far off).
