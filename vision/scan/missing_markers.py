@@ -1,10 +1,10 @@
-"""Where markers the scan's quick search missed may still lie, from the boards it found.
+"""Where markers the scan's quick search missed may still lie, from what it found.
 
 The scan's quick search finds nearly every marker (``vision.scan.marker_search``), and a board
 found by any of its markers tells where the rest lie: its other printed markers, and the pieces
-(tiles, cards, chips) laid on it. Those places are searched again with OpenCV's full detector,
-so a marker the quick search missed there is still found wherever a search of the whole frame
-would find it.
+(tiles, cards, chips) laid on it; a piece found on no board tells that its board lies near.
+Those places are searched again with OpenCV's full detector, so a marker the quick search
+missed there is still found wherever a search of the whole frame would find it.
 """
 
 from __future__ import annotations
@@ -21,12 +21,17 @@ from vision.layout.geometry import bounds
 from vision.scan.marker_search import Place
 from vision.scan.registration import register
 
-# Around where a marker must lie, this much of its side is searched, by how many of the board's
-# markers place it: a board placed by two may be a marker's width off at its far corners, and
-# one placed by one, which may tilt it, more (a Paintings mat's far marker, 2.5 sides off).
-MARKER_MARGIN = {1: 3.0, 2: 3.0}
+# Around where a marker must lie, this much of its side is searched: a board placed by one or
+# two markers may be tilted (a Paintings mat's far corner marker lay 2 of its sides from where
+# two put it), one placed by three or four hardly.
+LOOSELY_PLACED_MARGIN = 3.0
 PLACED_MARGIN = 0.75
-ONE_MARKER_REACH = 1.25  # the board's longest side, a little more for the photo's perspective
+PLACED_BY = 3
+# All around a board seen by one marker this much of its longest side is searched, and around a
+# piece on no board found, of the longest side of its game's boards: one marker places a board
+# too loosely to say where the rest lies (an Isle sheet's far corner was put 330 px from where it
+# lay). A little more than the side, for perspective.
+ONE_MARKER_REACH = 1.25
 # Places on a board that a piece (a tile, card or chip) lies on. One where no piece's marker was
 # found is searched whole, and around it this much of its longest side: a piece may lie askew.
 HOLDS_PIECES = frozenset({"space", "card", "window", "binder", "slot"})
@@ -38,9 +43,9 @@ def places_to_search(
     markers: Sequence[Marker], index: Mapping[int, MarkerOwner], width: int, height: int
 ) -> list[Place]:
     """Quads (image px) to search around, each with its margin: where each found board's
-    unfound markers must lie (all around a board found by one marker), and each place on it
-    for a piece where no piece's marker was found. Only quads drawn large enough to hold a
-    marker, whose middle is in the photo."""
+    unfound markers must lie, each place on it for a piece where no piece's marker was found,
+    and all around a board seen by one marker or a piece on no board found. Only quads drawn
+    large enough to hold a marker, whose middle is in the photo."""
     corners = {m.id: np.array(m.corners, np.float64) for m in markers}
     pieces = [m for m in markers if m.id in index and not index[m.id].layout.is_board]
     piece_centres = [np.mean(m.corners, axis=0) for m in pieces]
@@ -49,20 +54,18 @@ def places_to_search(
     outlines = [b.to_image(np.array(b.layout.outline.corners(), np.float64)) for b in boards]
     for piece, centre in zip(pieces, piece_centres, strict=True):
         if not any(_inside(outline, centre) for outline in outlines):
-            # A piece on no board found: the board it lies on may reach its own size from it.
             owner = index[piece.id]
             side = max(owner.marker.rect.w, owner.marker.rect.h)
             largest = _largest_board(index, owner.layout.game)
             places.append((corners[piece.id], ONE_MARKER_REACH * largest / side))
     for board in boards:
         if len(board.marker_ids) == 1:
-            # One marker places its board too loosely to say where the others lie: the board
-            # may reach its own size from it, any way round.
             (only,) = board.marker_ids
             spec = next(m for m in board.layout.markers if m.id == only)
             reach = ONE_MARKER_REACH * max(board.layout.size) / max(spec.rect.w, spec.rect.h)
             places.append((corners[only], reach))
-        margin = MARKER_MARGIN.get(len(board.marker_ids), PLACED_MARGIN)
+        placed = len(board.marker_ids) >= PLACED_BY
+        margin = PLACED_MARGIN if placed else LOOSELY_PLACED_MARGIN
         for spec in board.layout.markers:
             if spec.id not in corners:
                 places.append((board.to_image(np.array(spec.rect.corners(), np.float64)), margin))
