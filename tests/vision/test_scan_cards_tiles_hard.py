@@ -24,7 +24,7 @@ from vision.layout.model import Layout
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
-from vision.scan.readers.colorfield import EdgePaints
+from vision.scan.readers.colorfield import EdgeLook, EdgePaints
 from vision.scan.refine import refine, uncertainty_mm
 from vision.scan.registration import Sighting
 from vision.scan.scanner import Scanner
@@ -132,6 +132,8 @@ def test_tiles_whose_markers_are_too_blurred_to_decode_are_named_by_their_cells(
         (76, "space 2", "R1-02"),  # its east edge under the next tile
         # In the light, while the board's corner marker nearest it lies in a cup's shadow.
         (5026, "space 2", "R1-18"),
+        # A small board 80 cm away, blurred: its navy edge shows lit and softened at once.
+        (6157, "space 1", "R1-10"),
     ],
 )
 def test_tile_edges_in_shadow_or_under_a_neighbour_still_bear_out_the_marker(
@@ -182,14 +184,32 @@ def bgr(rgb: tuple[int, int, int], light: float = 1.0) -> np.ndarray:
     return np.full((50, 3), np.clip(linear ** (1 / 2.2) * 255, 0, 255), np.float32)
 
 
+def softened(name: str, light: float, white: float) -> np.ndarray:
+    """Patches of a paint in ``light``, blurred ``white`` of the way into the ring's white."""
+
+    def linear(rgb: tuple[int, int, int]) -> np.ndarray:
+        return (np.array(rgb[::-1], np.float64) / 255.0) ** 2.2
+
+    mixed = (1 - white) * light * linear(INKS[name]) + white * linear((245, 245, 245))
+    return np.full((50, 3), np.clip(mixed ** (1 / 2.2) * 255, 0, 255), np.float32)
+
+
 def test_edge_paints_are_named_in_shade_and_nothing_else_is() -> None:
     paints = EdgePaints()
     inks = ("lemon", "coral", "navy", "turquoise")
-    assert paints.names([bgr(INKS[name]) for name in inks]) == list(inks)
-    assert paints.names([bgr(INKS[name], light=0.4) for name in inks]) == list(inks)
-    assert paints.names([bgr(INKS[name], light=1.4) for name in inks]) == list(inks)
+    for light in (1.0, 0.4, 1.4):
+        looks = paints.looks([bgr(INKS[name], light=light) for name in inks])
+        assert looks == [EdgeLook(name, name) for name in inks]
     skin, grey = bgr((200, 150, 120)), bgr((128, 128, 128))
-    assert paints.names([skin, grey, np.zeros((0, 3), np.float32)]) == [None, None, None]
+    nothing = EdgeLook(None, None)
+    assert paints.looks([skin, grey, np.zeros((0, 3), np.float32)]) == [nothing] * 3
+
+
+def test_edge_paints_in_shade_and_blurred_at_once_only_bear_a_tile_out() -> None:
+    # Lemon and coral darkened and softened towards the ring: near their own looks only when
+    # light and blur act together, which may only confirm a tile's edge.
+    looks = EdgePaints().looks([softened("lemon", 0.5, 0.1), softened("coral", 0.5, 0.1)])
+    assert looks == [EdgeLook(None, "lemon"), EdgeLook(None, "coral")]
 
 
 def _board_seen_by_one_marker() -> tuple[Sighting, list[Sighting], np.ndarray]:

@@ -33,6 +33,9 @@ MIN_EDGES_CONFIRMED = 3  # a hand or glare may hide one edge; two hidden is too 
 LIGHT = (0.25, 1.6)
 # ...or blurred into the white ring beside it by up to this share.
 WHITE_BLUR = 0.15
+# A look in light and softened at once names a paint only when this many times nearer than any
+# other paint's: the four paints' looks come within 15 delta E of one another there.
+CLEARLY = 2.0
 NEIGHBOUR_MARGIN_MM = 1.0  # around another tile's outline, where it may lie over this one
 OWN_TINT = 0.1  # a tile's ring white may differ this much in colour from the board's nearby
 MIN_BAND_SEEN = 0.3  # an edge with less of its band clear of other tiles is not seen
@@ -63,39 +66,81 @@ def _srgb(linear: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(curve * 255.0, np.float64)
 
 
+@dataclass(frozen=True)
+class EdgeLook:
+    """What an edge's colour says of its paint.
+
+    ``plain``: the paint whose printed colour, in more or less light or softened towards the ring,
+    lies within the reject threshold: only this may contradict a tile. ``likely``: the paint whose
+    colour in light and softened at once lies within it, clearly nearer than any other paint's:
+    blur and a strong white balance together, as on a small board far from the camera. It may
+    bear a tile out, never contradict one: a hand's skin, or a shadow over it, lies near coral
+    and lemon softened in shade.
+    """
+
+    plain: str | None
+    likely: str | None
+
+
+class _Looks:
+    """Colours in CIELAB, each one paint's look."""
+
+    def __init__(self, looks: list[NDArray[np.float64]], paints: list[int]) -> None:
+        self.lab = to_lab(np.array([_srgb(c) for c in looks], np.float32))
+        self.paint = np.array(paints)
+
+    def nearest(self, lab: NDArray[np.float32], clearly: float = 1.0) -> str | None:
+        """The paint of the look nearest ``lab`` when within the reject threshold and at least
+        ``clearly`` times nearer than every other paint's looks."""
+        distances = ((self.lab - lab) ** 2).sum(axis=1)
+        nearest = int(np.argmin(distances))
+        paint = self.paint[nearest]
+        others = distances[self.paint != paint]
+        if distances[nearest] > EDGE_REJECT_DELTA_E**2:
+            return None
+        if len(others) and others.min() < clearly**2 * distances[nearest]:
+            return None
+        return PAINTS[int(paint)]
+
+
 class EdgePaints:
     """Names an edge's paint by the nearest of each paint's looks in CIELAB: the printed colour
     in more or less light (a hand's shadow, the far side of the table, a white balance taken
     from a blurred white ring and so too strong) and softened towards the white ring beside it
-    (blur), or nothing when no look is within the reject threshold."""
+    (blur), or nothing when no look is within the reject threshold (see ``EdgeLook``)."""
 
     def __init__(self) -> None:
         white = _linear((245, 245, 245))
-        looks, paints = [], []
+        plain, softened = [], []
+        plain_paints, softened_paints = [], []
         for index, name in enumerate(PAINTS):
             ink = _linear(INKS[name])
-            shaded = [k * ink for k in np.linspace(*LIGHT, 31)]
-            blurred = [(1 - t) * ink + t * white for t in np.linspace(0.0, WHITE_BLUR, 13)]
-            looks += [_srgb(c) for c in shaded + blurred]
-            paints += [index] * (len(shaded) + len(blurred))
-        self._looks = to_lab(np.array(looks, np.float32))
-        self._paint = np.array(paints)
+            lights = np.linspace(*LIGHT, 31)
+            blurs = np.linspace(0.0, WHITE_BLUR, 13)
+            looks = [k * ink for k in lights] + [(1 - t) * ink + t * white for t in blurs]
+            plain += looks
+            plain_paints += [index] * len(looks)
+            both = [(1 - t) * k * ink + t * white for k in lights for t in blurs]
+            softened += both
+            softened_paints += [index] * len(both)
+        self._plain = _Looks(plain, plain_paints)
+        self._softened = _Looks(softened, softened_paints)
 
-    def names(self, patches: Sequence[NDArray[np.float32]]) -> list[str | None]:
-        """Each patch's paint (its median colour's), or None."""
+    def looks(self, patches: Sequence[NDArray[np.float32]]) -> list[EdgeLook]:
+        """Each patch's look (by its median colour)."""
         if not patches:
             return []
         lab = to_lab(np.concatenate(patches))
         ends = np.cumsum([len(p) for p in patches])
-        found: list[str | None] = []
+        found = []
         for part in np.split(lab, ends[:-1]):
             if len(part) == 0:
-                found.append(None)
+                found.append(EdgeLook(None, None))
                 continue
-            distances = ((self._looks - column_median(part)) ** 2).sum(axis=1)
-            nearest = int(np.argmin(distances))
-            close = distances[nearest] <= EDGE_REJECT_DELTA_E**2
-            found.append(PAINTS[int(self._paint[nearest])] if close else None)
+            median = column_median(part)
+            found.append(
+                EdgeLook(self._plain.nearest(median), self._softened.nearest(median, CLEARLY))
+            )
         return found
 
 
@@ -234,18 +279,18 @@ class ColorFieldReader:
             pixels = _band_pixels(face, band, clear)
             if pixels is not None:
                 visible[side] = pixels
-        names = self.paints.names(_balanced(balance, list(visible.values()), piece.centre))
+        looks = self.paints.looks(_balanced(balance, list(visible.values()), piece.centre))
         confirmed = 0
-        for side, seen in zip(visible, names, strict=True):
+        for side, look in zip(visible, looks, strict=True):
             printed = tile.edges[side].colour.value
-            if seen is None or (seen != printed and side in beside_unknown):
-                continue
-            if seen != printed:
+            seen = look.plain
+            if seen is not None and seen != printed and side not in beside_unknown:
                 return (
                     f"{placed.place}: tile {placed.tile_id} edge {side.name} should be "
                     f"{printed} but looks {seen}"
                 )
-            confirmed += 1
+            if printed in (seen, look.likely):
+                confirmed += 1
         if confirmed < MIN_EDGES_CONFIRMED:
             return f"{placed.place}: only {confirmed} of 4 edges of {placed.tile_id} visible"
         return None
