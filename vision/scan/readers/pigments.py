@@ -37,6 +37,7 @@ from vision.scan.readers.pigments_pose import PalettePrint, palette_print, place
 from vision.scan.registration import Sighting
 
 CHIPS = ("Fe2O3", "FeO(OH)", "ultramarine", "TiO2", "binder")
+TIO2 = CHIPS.index("TiO2")
 
 # Lining a pan up with its print: the print's grey levels (chip slots left out) are matched with
 # the photo's within this reach; a match weaker than ALIGNED (a hand or a cup over much of the
@@ -94,6 +95,15 @@ BRIGHTEST_CHIP = 1.3
 # less colour, and all its distances shrink with its lightness, so its margin may too (to half).
 MIN_MARGIN = 10.0
 MARGIN_LIGHTNESS = 60.0
+# TiO2 and binder differ little in colour once each is taken as bright as the chip (a warm cast
+# or blur leaves the margin short), but binder is less than half as bright. Against what the
+# well around predicts for TiO2, chips in plain view on 400 hard renders measured 0.44-1.34 for
+# TiO2 and 0.15-0.63 for binder (a chip lit while its well lies in shadow, or the reverse,
+# spreads them); under a hand's or cup's edge, TiO2 fell to 0.26. When the colour is too close
+# to call between the two, a brightness beyond the other's reach names the nearer one.
+PALE_PAIR = frozenset({"TiO2", "binder"})
+TIO2_AT_LEAST = 0.75
+BINDER_AT_MOST = 0.2
 
 # An empty shade card place shows its printed outline and label (edges correlated with the
 # print's, both smoothed so that blur does not hide thin lines) and bare board: paper's hue, and
@@ -406,7 +416,10 @@ class PigmentsReader:
         )
         expected = to_lab(np.asarray(_encode(self.inks * scale[:, None]), np.float32))
         distance = np.sqrt(((expected - middle) ** 2).sum(axis=1))
-        return _nearest_chip(distance, float(middle[0]), at_limit=False)
+        titanium = _luminance(float(middle[0])) / (self.ink_luminance[TIO2] * local)
+        bright = "TiO2" if titanium >= TIO2_AT_LEAST else None
+        bright = "binder" if titanium <= BINDER_AT_MOST else bright
+        return _nearest_chip(distance, float(middle[0]), at_limit=False, brightness_says=bright)
 
     def _classify_clipped(
         self, bgr: NDArray[np.float32], clipped: NDArray[np.bool_], around: Lab, top: float
@@ -734,9 +747,15 @@ def _rows(samples: NDArray[Scalar], index: NDArray[np.intp]) -> NDArray[Scalar]:
     return np.take(samples, index, axis=0)
 
 
-def _nearest_chip(distance: NDArray[np.float64], lightness: float, at_limit: bool) -> SlotRead:
+def _nearest_chip(
+    distance: NDArray[np.float64],
+    lightness: float,
+    at_limit: bool,
+    brightness_says: str | None = None,
+) -> SlotRead:
     """The chip ink at the least Delta E ``distance`` (one per ink) from a middle of L*
-    ``lightness``, when near enough and clearly nearer than the next."""
+    ``lightness``, when near enough and clearly nearer than the next, or, between TiO2 and
+    binder, nearer and the one the chip's brightness (``brightness_says``) names."""
     order = np.argsort(distance)
     best, second = int(order[0]), int(order[1])
     if distance[best] > CHIP_REJECT_DELTA_E:
@@ -746,7 +765,8 @@ def _nearest_chip(distance: NDArray[np.float64], lightness: float, at_limit: boo
         return SlotRead(None, 0.0, why)
     margin = float(distance[second] - distance[best])
     needed = MIN_MARGIN * float(np.clip(lightness / MARGIN_LIGHTNESS, 0.5, 1.0))
-    if margin < needed:
+    pale = {CHIPS[best], CHIPS[second]} == PALE_PAIR and brightness_says == CHIPS[best]
+    if margin < needed and not pale:
         limit = ", at the sensor's limit" if at_limit else ""
         return SlotRead(None, 0.0, f"ambiguous chip ({CHIPS[best]}/{CHIPS[second]}{limit})")
     return SlotRead(CHIPS[best], min(CERTAIN, 0.5 + margin / 40.0))
