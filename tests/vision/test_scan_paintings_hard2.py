@@ -17,10 +17,11 @@ import pytest
 from companion.observation import BoardObservation
 from companion.samples import random_position
 from vision.benchmark import TRUTH, hidden_components
+from vision.draw import draw_layout
 from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefined_dictionary
 from vision.images import Image
 from vision.layout.boards import painting_mat
-from vision.layout.catalogue import marker_index
+from vision.layout.catalogue import layouts, marker_index
 from vision.layout.model import Layout
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
@@ -222,3 +223,55 @@ def test_undecoded_outlines_are_named_only_where_paintings_may_lie() -> None:
     assert seen(alone, "isle") == []
     # A table holds one game: beside a decoded Isle marker, no Paintings marker is looked for.
     assert seen(beside_isle, None) == [sheet]
+
+
+def test_icons_of_a_mat_never_found_keep_the_players_paintings_from_being_scored(
+    hard: Hard,
+) -> None:
+    board, _, decoded = hard(6018)
+    # Mat 2 lies between a hand and a cup, blurred: none of its markers or its cards' decode,
+    # but its cards' icons show beside the cup.
+    assert decoded.isdisjoint({20, 21, 22, 23})
+    assert board.boards == ("paintings/mat/1",)
+    (problem,) = board.problems
+    assert problem.startswith("table: 7 art card icon(s) lie on no board found")
+
+
+PPM = 3.0
+STRAY = "table: {n} art card icon(s) lie on no board found"
+
+
+def _paste(frame: np.ndarray, face: np.ndarray, at: tuple[int, int]) -> None:
+    x, y = at
+    frame[y : y + face.shape[0], x : x + face.shape[1]] = face
+
+
+def _table(loose_card: str | None) -> np.ndarray:
+    """Mat 1 of seat 1 flat on a wooden table, with nothing on it; ``loose_card``: "hidden" or
+    "seen" lays an art card beside it, its marker covered or not."""
+    frame = np.full((1080, 1920, 3), (60, 110, 160), np.uint8)
+    _paste(frame, draw_layout(painting_mat(1, 1), PPM), (200, 300))
+    if loose_card is not None:
+        card = next(lay for lay in layouts("paintings") if lay.kind == "art-card")
+        face = draw_layout(card, PPM).copy()
+        if loose_card == "hidden":
+            quiet = card.markers[0].quiet
+            x0, y0 = round(quiet.x * PPM), round(quiet.y * PPM)
+            x1, y1 = round((quiet.x + quiet.w) * PPM), round((quiet.y + quiet.h) * PPM)
+            face[y0:y1, x0:x1] = (120, 150, 200)  # a hand over its marker
+        _paste(frame, face, (1300, 400))
+    return frame
+
+
+@pytest.mark.parametrize("loose_card", ["hidden", "seen"])
+def test_a_card_lying_on_no_board_found_keeps_the_paintings_from_being_scored(
+    loose_card: str,
+) -> None:
+    scanner = Scanner()
+    (alone,) = scanner.scan(_table(None), "paintings").boards
+    assert not any(p.startswith("table:") for p in alone.problems)
+    (beside,) = scanner.scan(_table(loose_card), "paintings").boards
+    (stray,) = [p for p in beside.problems if p.startswith("table:")]
+    card = next(lay for lay in layouts("paintings") if lay.kind == "art-card")
+    icons = sum(len(slot) for slot in card.content["slots"])
+    assert stray.startswith(STRAY.format(n=icons))

@@ -40,6 +40,7 @@ from vision.scan.rectify import rectify
 from vision.scan.reference import find_reference, read_patches
 from vision.scan.refine import refine
 from vision.scan.registration import Registration, Sighting, register
+from vision.scan.stray_icons import stray_icons
 
 MAX_DETECT_SIDE = 4000  # larger photos are searched for markers at this size, then read in full
 MIN_SIDE = 16  # smaller images hold nothing to read
@@ -242,14 +243,20 @@ class Scanner:
         registration = register(markers, self.index)
         correction, colour_source = self._colour_for(image, registration.boards)
         boards = [
-            b
+            # A board seen by few markers is placed better by the pieces on it.
+            refine(b, registration.pieces, registration.boards) if len(b.marker_ids) <= 2 else b
             for b in registration.boards
             if (b.layout.game, b.layout.kind) in READ_KINDS
             and (game is None or b.layout.game == game)
         ]
         read = [self._read_board(image, board, registration, correction) for board in boards]
         mats = [o for o in read if o.game == "paintings" and o.kind == "player"]
-        observations = _merge_paintings(mats) + [o for o in read if o not in mats]
+        players = _merge_paintings(mats)
+        if players:
+            placed = {b.layout.key for b in boards}
+            found = boards + [b for b in registration.boards if b.layout.key not in placed]
+            players = _with_stray_icons(image, found, registration.pieces, players)
+        observations = players + [o for o in read if o not in mats]
         observations.sort(key=lambda o: (o.game, o.player or 0, o.boards))
         stages["read"] = (clock() - start) * 1000
         return Observation(
@@ -279,8 +286,6 @@ class Scanner:
         correction: ColourCorrection | None,
     ) -> BoardObservation:
         pieces = registration.pieces
-        if len(board.marker_ids) <= 2:
-            board = refine(board, pieces, registration.boards)
         if (board.layout.game, board.layout.kind) == ("pigments", "palette"):
             board = self.pigments.place(image, board)
         layout = board.layout
@@ -356,6 +361,26 @@ def _clipped_share(face: Image, coloured: NDArray[np.intp]) -> float:
     # np.take: several times faster than indexing with the array.
     brightest = channel_max(np.take(face.reshape(-1, 3), coloured, axis=0))
     return np.count_nonzero(brightest >= CLIPPED_LEVEL) / len(coloured)
+
+
+def _with_stray_icons(
+    image: Image,
+    boards: Sequence[Sighting],
+    pieces: Sequence[Sighting],
+    players: list[BoardObservation],
+) -> list[BoardObservation]:
+    """Every player's paintings, with a problem when art card icons lie on none of the
+    ``boards`` found: a painting there, of any player, may be missing from what was read."""
+    mats = [b for b in boards if (b.layout.game, b.layout.kind) == ("paintings", "mat")]
+    icons = stray_icons(image, boards, pieces, mats)
+    if not icons:
+        return players
+    x, y = icons[0]
+    problem = (
+        f"table: {len(icons)} art card icon(s) lie on no board found (near {x}, {y} px): "
+        "a painting there may be missing"
+    )
+    return [replace(p, problems=(*p.problems, problem)) for p in players]
 
 
 def _merge_paintings(read: Sequence[BoardObservation]) -> list[BoardObservation]:
