@@ -30,7 +30,8 @@ from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
 from vision.scan.colours import WhiteBalance
 from vision.scan.context import BoardContext
-from vision.scan.readers.pigments import PigmentsReader, _nearest_chip
+from vision.scan.readers.pigments import PigmentsReader
+from vision.scan.readers.pigments_chips import nearest_chip
 from vision.scan.readers.pigments_pose import palette_print, placed_by_print
 from vision.scan.rectify import Rectified
 from vision.scan.registration import Sighting
@@ -191,12 +192,12 @@ def test_a_white_chip_too_warm_to_tell_from_binder_by_colour_is_named_by_its_bri
 def test_brightness_names_only_the_nearer_of_titanium_white_and_binder() -> None:
     # Colour puts TiO2 ahead of binder by 4 Delta E, too little on its own.
     distance = np.array([60.0, 55.0, 70.0, 6.0, 10.0])
-    assert _nearest_chip(distance, 70.0, False, "TiO2").chip == "TiO2"
+    assert nearest_chip(distance, 70.0, False, "TiO2").chip == "TiO2"
     for says in (None, "binder"):
-        assert _nearest_chip(distance, 70.0, False, says).problem == "ambiguous chip (TiO2/binder)"
+        assert nearest_chip(distance, 70.0, False, says).problem == "ambiguous chip (TiO2/binder)"
     # Another pair close in colour is never settled by brightness.
     close = np.array([6.0, 10.0, 70.0, 60.0, 55.0])
-    assert _nearest_chip(close, 70.0, False, "TiO2").problem == "ambiguous chip (Fe2O3/FeO(OH))"
+    assert nearest_chip(close, 70.0, False, "TiO2").problem == "ambiguous chip (Fe2O3/FeO(OH))"
 
 
 def test_an_empty_card_place_under_a_shadow_is_read_empty(hard: Callable[[int], Scanned]) -> None:

@@ -26,6 +26,7 @@ from vision.draw import draw_layout
 from vision.images import Image
 from vision.layout.geometry import Circle, Rect
 from vision.layout.model import Layout
+from vision.scan.readers.pigments_pixels import correlation, grey_levels, smooth
 from vision.scan.registration import Sighting
 
 # The print is compared with the photo at about a pixel per millimetre: the board's structure
@@ -111,7 +112,7 @@ class Photo:
 def palette_print(layout: Layout) -> PalettePrint:
     """The palette's print as the fit compares it with photos (worked out once per layout)."""
     pad = round(TABLE_MM)
-    face = _gray(draw_layout(layout, 1.0))
+    face = grey_levels(draw_layout(layout, 1.0))
     paper = float(np.median(face))
     padded = np.asarray(
         cv2.copyMakeBorder(
@@ -120,7 +121,7 @@ def palette_print(layout: Layout) -> PalettePrint:
         np.float32,
     )
     relative = _relative(padded, RELATIVE_MM)
-    fine, coarse = _smooth(relative, FINE_MM), _smooth(relative, COARSE_MM)
+    fine, coarse = smooth(relative, FINE_MM), smooth(relative, COARSE_MM)
     printed = _printed_only(layout, padded.shape, pad)
 
     def samples(step: float) -> Samples:
@@ -137,7 +138,7 @@ def palette_print(layout: Layout) -> PalettePrint:
 
 
 def _marker_prints(layout: Layout) -> dict[int, Levels]:
-    face = _smooth(_gray(draw_layout(layout, MARKER_PPM)), MARKER_SMOOTH_MM * MARKER_PPM)
+    face = smooth(grey_levels(draw_layout(layout, MARKER_PPM)), MARKER_SMOOTH_MM * MARKER_PPM)
     prints = {}
     for marker in layout.markers:
         quiet = marker.quiet
@@ -214,7 +215,7 @@ def _shows(image: Image, board: Sighting, marker_id: int, prints: dict[int, Leve
     size = (round(box.w * MARKER_PPM), round(box.h * MARKER_PPM))
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     face = cv2.warpPerspective(image, board.homography @ to_face, size, flags=flags)
-    view = _smooth(_gray(np.asarray(face, np.uint8)), MARKER_SMOOTH_MM * MARKER_PPM)
+    view = smooth(grey_levels(np.asarray(face, np.uint8)), MARKER_SMOOTH_MM * MARKER_PPM)
     template = prints[marker_id]
     if view.shape[0] < template.shape[0] or view.shape[1] < template.shape[1]:
         return False
@@ -226,14 +227,8 @@ def _shows(image: Image, board: Sighting, marker_id: int, prints: dict[int, Leve
         return False
     rows, cols = template.shape
     patch = view[y : y + rows, x : x + cols]
-    others = [_correlation(patch, printed) for key, printed in prints.items() if key != marker_id]
+    others = [correlation(patch, printed) for key, printed in prints.items() if key != marker_id]
     return best - max(others, default=-1.0) >= MARKER_APART
-
-
-def _correlation(a: Levels, b: Levels) -> float:
-    a, b = a - a.mean(), b - b.mean()
-    spread = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    return float((a * b).sum()) / spread if spread > 0 else 0.0
 
 
 # The search.
@@ -517,7 +512,7 @@ def _projected(homographies: NDArray[np.float64], points: Floats) -> NDArray[np.
 def _photo(image: Image, scale: float, box: tuple[int, int, int, int] | None) -> Photo | None:
     if box is None:
         return None
-    gray = _gray(image)
+    gray = grey_levels(image)
     if scale < 1.0:
         gray = np.asarray(
             cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.float32
@@ -525,7 +520,7 @@ def _photo(image: Image, scale: float, box: tuple[int, int, int, int] | None) ->
     x0, y0, x1, y1 = box
     relative = _relative(np.ascontiguousarray(gray[y0:y1, x0:x1]), RELATIVE_MM)
     to_photo = np.array([[scale, 0.0, -x0], [0.0, scale, -y0], [0.0, 0.0, 1.0]])
-    fine, coarse = _smooth(relative, FINE_MM), _smooth(relative, COARSE_MM)
+    fine, coarse = smooth(relative, FINE_MM), smooth(relative, COARSE_MM)
     return Photo(to_photo, _levels(fine), _levels(coarse))
 
 
@@ -542,7 +537,7 @@ def _relative(gray: Levels, sigma: float) -> Levels:
     rows, cols = gray.shape
     size = (max(1, cols // 4), max(1, rows // 4))
     small = np.asarray(cv2.resize(gray, size, interpolation=cv2.INTER_AREA), np.float32)
-    around = cv2.resize(_smooth(small, sigma / 4), (cols, rows), interpolation=cv2.INTER_LINEAR)
+    around = cv2.resize(smooth(small, sigma / 4), (cols, rows), interpolation=cv2.INTER_LINEAR)
     return np.asarray(gray / np.maximum(around, 1.0), np.float32)
 
 
@@ -574,11 +569,3 @@ def _sample(image: Levels, at: NDArray[np.floating[Any]]) -> NDArray[np.float32]
         borderValue=-1.0,
     )
     return np.asarray(sampled, np.float32)
-
-
-def _gray(image: Image) -> Levels:
-    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.float32)
-
-
-def _smooth(image: Levels, sigma: float) -> Levels:
-    return np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.float32)

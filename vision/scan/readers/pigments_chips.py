@@ -1,0 +1,367 @@
+"""Pigment Lab reader: the chip in each pan slot, read against the dark well of its pan around
+it and matched with the printed chip inks."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.colour import CLIPPED
+from companion.games.pigments.model import PanSize
+from companion.observation import ComponentRead as Read
+from vision.layout.inks import INKS
+from vision.layout.model import Layout
+from vision.scan.colours import channel_max, channel_sum, median_at_least, rgb_to_lab, to_lab
+from vision.scan.context import BoardContext
+from vision.scan.readers.common import CERTAIN, MIN_SEEN
+from vision.scan.readers.pigments_pixels import (
+    LUMA_BGR,
+    Floats,
+    Lab,
+    Shift,
+    bgr_linear,
+    circle_of,
+    lab_8bit,
+    linear_to_srgb,
+    luminance,
+    median,
+    region_rect,
+    share,
+    srgb_to_linear,
+    take_rows,
+)
+
+CHIPS = ("Fe2O3", "FeO(OH)", "ultramarine", "TiO2", "binder")
+TIO2 = CHIPS.index("TiO2")
+
+# Where a slot is read: its middle (a chip is 16 mm in an 18 mm ring and may lie 1 mm off), and
+# the well just outside its ring, away from every other slot.
+CENTRE_MM = 4.95
+AROUND_MM = (10.5, 12.5)
+MIN_PIXELS = 12
+
+# The well around a slot shows when at least this share of it is well-coloured: dark, and of the
+# well's slate hue (a hand, a cup or coffee is not) as the photo shows the wells, when that is
+# within WELL_CAST_AB of the ink's.
+WELL_AB = (8.0, 10.0)  # a*, b* reach from the wells' hue
+WELL_CAST_AB = 12.0
+WELL_MAX_L = 65.0
+WELL_SHOWS = 0.5
+# A chip's middle is one colour up to shading: this share of it within CHROMA_REACH (linear
+# chromaticity, which a shadow leaves alone) of its median, or something else lies across it.
+CHROMA_REACH = 0.05
+ONE_COLOUR = 0.5
+# A chip ends inside its ring: its colour (within BLEED_DELTA_E) on more than this share of the
+# well around it means something larger lies there.
+BLEED_DELTA_E = 12.0
+MAX_BLEED = 0.1
+
+# Empty: the middle has the hue (a*b* distance) and about the lightness (log luminance ratio) of
+# the well-coloured part of the well around it: a cup's rim or coffee beside the ring must not
+# change what the bare well looks like. Darker than that, the well lies in a deeper shadow than
+# its surroundings: no chip is both that dark and of the well's slate hue. A chip differs from
+# the well around clearly in hue or is much lighter. Between the two is a problem.
+EMPTY_AB = 7.0
+EMPTY_LOG_Y = (-1.3, 0.65)
+CHIP_AB = 11.0
+CHIP_LOG_Y = 0.8
+# A chip's brightness against its well's: shadows, highlights and blur keep it within this
+# factor range of what the well's brightness predicts.
+RELATIVE_LIGHT = (0.37, 1.8)
+CHIP_REJECT_DELTA_E = 22.0
+# A chip the sensor clipped in some channel (a white chip, or a light one overexposed) shows only
+# that it was at least that bright there: an ink explains it only if, at the chip's brightness,
+# it would have been clipped there too. The brightness is then bounded by the best-lit part of
+# the well around (its WELL_TOP percentile, clear of the chip's own shadow), against which chips
+# on hard renders measure at most 1.23 times what the well predicts.
+WELL_TOP = 80.0
+BRIGHTEST_CHIP = 1.3
+# The nearest chip ink must beat the next by this much Delta E; a dark chip (below L* 60) shows
+# less colour, and all its distances shrink with its lightness, so its margin may too (to half).
+MIN_MARGIN = 10.0
+MARGIN_LIGHTNESS = 60.0
+# TiO2 and binder differ little in colour once each is taken as bright as the chip (a warm cast
+# or blur leaves the margin short), but binder is less than half as bright. Against what the
+# well around predicts for TiO2, chips in plain view on 400 hard renders measured 0.44-1.34 for
+# TiO2 and 0.15-0.63 for binder (a chip lit while its well lies in shadow, or the reverse,
+# spreads them); under a hand's or cup's edge, TiO2 fell to 0.26. When the colour is too close
+# to call between the two, a brightness beyond the other's reach names the nearer one.
+PALE_PAIR = frozenset({"TiO2", "binder"})
+TIO2_AT_LEAST = 0.75
+BINDER_AT_MOST = 0.2
+
+
+@dataclass(frozen=True)
+class SlotView:
+    """A slot's pixels, white-balanced: its middle (Lab and BGR), and the well around its ring."""
+
+    centre: Lab
+    centre_bgr: NDArray[np.float32]
+    around: Lab
+    # The middle as the sensor gave it, and balanced beyond 255 where it is so: only a middle
+    # that looks like a chip is checked for clipping, so that is worked out only then.
+    centre_raw: NDArray[np.uint8]
+    centre_balanced: NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class PanPixels:
+    """Where a pan's well lies in the face (at no shift), and which of its pixels (flat
+    indices) each slot is read from: its middle and the well around its ring."""
+
+    origin: tuple[int, int]  # x, y
+    size: tuple[int, int]  # rows, cols
+    centre: tuple[float, float]  # mm, where the white balance is taken
+    slots: dict[str, tuple[NDArray[np.intp], NDArray[np.intp]]]
+    used: NDArray[np.intp]  # every pixel some slot reads
+
+
+@dataclass(frozen=True)
+class SlotRead:
+    chip: str | None
+    confidence: float
+    problem: str | None = None
+
+
+class ChipReader:
+    """Reads the chip in each slot: the well's and the chip inks' colours, worked out once."""
+
+    def __init__(self) -> None:
+        self.well = rgb_to_lab(INKS["well"])
+        self.well_luminance = luminance(float(self.well[0]))
+        self.inks = np.stack([bgr_linear(chip) for chip in CHIPS])
+        self.ink_luminance = self.inks @ LUMA_BGR
+
+    def well_hues(self, views: dict[str, dict[str, SlotView]]) -> dict[str, Floats]:
+        """Each pan's well a*b* as this photo shows it (the median of its well seen around the
+        slots): a light's colour that the white balance did not undo shifts it, and so may a
+        white balance taken far away. Where that is not near the ink's (a hand or a cup over
+        most of the well), the wells' together, or else the ink's own."""
+        ink = np.asarray(self.well[1:], np.float64)
+
+        def hue(around: list[Lab], fallback: Floats) -> Floats:
+            if sum(len(a) for a in around) < MIN_PIXELS:
+                return fallback
+            seen = np.asarray(median(np.concatenate(around))[1:], np.float64)
+            return seen if float(np.hypot(*(seen - ink))) <= WELL_CAST_AB else fallback
+
+        board = hue([v.around for pan in views.values() for v in pan.values()], ink)
+        return {name: hue([v.around for v in pan.values()], board) for name, pan in views.items()}
+
+    def chips(
+        self,
+        ctx: BoardContext,
+        views: dict[str, SlotView] | None,
+        hue: Floats | None,
+        name: str,
+        size: PanSize,
+    ) -> list[str]:
+        slots = [f"{name} window {i}" for i in range(1, size.windows + 1)]
+        slots += [f"{name} binder {i}" for i in range(1, size.binder_slots + 1)]
+        views = views or {}
+        chips: list[str] = []
+        for slot in slots:
+            region = ctx.board.layout.region(slot)
+            if ctx.face.coverage(region.shape) < MIN_SEEN:
+                read = SlotRead(None, 0.0, "outside the photo")
+            elif slot not in views or hue is None:
+                read = SlotRead(None, 0.0, "its pan cannot be lined up with the print")
+            else:
+                read = self._read_slot(views[slot], hue)
+            problem = f"{slot}: {read.problem}" if read.problem else None
+            ctx.record(Read(slot, read.chip, read.confidence, problem))
+            if read.chip is not None and problem is None:
+                chips.append(read.chip)
+        return chips
+
+    def _read_slot(self, view: SlotView, hue: Floats) -> SlotRead:
+        if len(view.centre) < MIN_PIXELS or len(view.around) < MIN_PIXELS:
+            return SlotRead(None, 0.0, "too little of it seen")
+        well = _well_coloured(view.around, hue)
+        well_share = share(well)
+        if well_share < WELL_SHOWS:
+            return SlotRead(None, 0.0, "covered (the well around it is hidden)")
+        if _one_colour(view.centre_bgr) < ONE_COLOUR:
+            return SlotRead(None, 0.0, "covered, or two colours across it")
+        middle, around = median(view.centre), median(view.around)
+        shown = take_rows(view.around, np.flatnonzero(well))  # the well-coloured part
+        apart, light = _difference(middle, median(shown))
+        if apart <= EMPTY_AB and EMPTY_LOG_Y[0] <= light <= EMPTY_LOG_Y[1]:
+            return SlotRead(None, min(CERTAIN, 0.5 + well_share / 2))
+        apart, light = _difference(middle, around)
+        if apart < CHIP_AB and light < CHIP_LOG_Y:
+            return SlotRead(None, 0.0, "neither a chip nor the empty well")
+        bleed = np.sqrt(channel_sum((view.around - middle) ** 2)) <= BLEED_DELTA_E
+        if share(bleed) > MAX_BLEED:
+            return SlotRead(None, 0.0, "covered (its colour reaches past the slot)")
+        # Channels whose median the sensor clipped.
+        clipped = median_at_least(view.centre_raw, CLIPPED)
+        if clipped.any():
+            top = float(np.percentile(shown[:, 0], WELL_TOP))
+            bright = median(view.centre_balanced)
+            return self._classify_clipped(bright, clipped, around, top)
+        return self._classify(middle, around)
+
+    def _classify(self, middle: Lab, around: Lab) -> SlotRead:
+        """The chip ink nearest the middle's colour, each ink taken as bright as the middle (as
+        far as the light on the well around allows)."""
+        local = luminance(float(around[0])) / self.well_luminance
+        low, high = RELATIVE_LIGHT
+        scale = np.clip(luminance(float(middle[0])) / self.ink_luminance, local * low, local * high)
+        expected = to_lab(np.asarray(linear_to_srgb(self.inks * scale[:, None]), np.float32))
+        distance = np.sqrt(((expected - middle) ** 2).sum(axis=1))
+        titanium = luminance(float(middle[0])) / (self.ink_luminance[TIO2] * local)
+        bright = "TiO2" if titanium >= TIO2_AT_LEAST else None
+        bright = "binder" if titanium <= BINDER_AT_MOST else bright
+        return nearest_chip(distance, float(middle[0]), at_limit=False, brightness_says=bright)
+
+    def _classify_clipped(
+        self, bgr: NDArray[np.float32], clipped: NDArray[np.bool_], around: Lab, top: float
+    ) -> SlotRead:
+        """The chip ink that explains a middle clipped in some channels: at a brightness the
+        well around allows, it reaches the clipped level in each clipped channel and matches
+        the rest. An ink that could not be that bright is no candidate at all."""
+        seen = srgb_to_linear(bgr)
+        low = luminance(float(around[0])) / self.well_luminance * RELATIVE_LIGHT[0]
+        high = luminance(top) / self.well_luminance * BRIGHTEST_CHIP
+        # The least brightness at which each ink is clipped wherever the middle is.
+        reach = np.where(clipped, seen / self.inks, 0.0).max(axis=1)
+        free = ~clipped
+        fit = (self.inks[:, free] @ seen[free]) / np.maximum(
+            (self.inks[:, free] ** 2).sum(axis=1), 1e-9
+        )
+        scale = np.clip(np.maximum(fit, reach), low, high)
+        expected = np.where(clipped, seen, self.inks * scale[:, None])
+        # Compared as if a little less exposed where the balance takes the middle beyond white.
+        down = max(1.0, float(seen.max()))
+        lab = to_lab(np.asarray(linear_to_srgb(np.vstack([expected, seen]) / down), np.float32))
+        middle, lab = lab[-1], lab[:-1]
+        distance = np.sqrt(((lab - middle) ** 2).sum(axis=1))
+        distance[reach > high] = np.inf
+        return nearest_chip(distance, float(middle[0]), at_limit=True)
+
+
+def pan_pixels(layout: Layout, pan: str, ppm: float) -> PanPixels:
+    """Which pixels of the pan's well window each of its slots is read from."""
+    well = region_rect(layout, f"pan {pan}")
+    x0, y0 = math.ceil(well.x * ppm), math.ceil(well.y * ppm)
+    cols = math.floor((well.x + well.w) * ppm) + 1 - x0
+    rows = math.floor((well.y + well.h) * ppm) + 1 - y0
+    xs = (x0 + np.arange(cols, dtype=np.float32))[None, :] / ppm
+    ys = (y0 + np.arange(rows, dtype=np.float32))[:, None] / ppm
+    regions = [r for r in layout.regions if r.name.startswith(f"{pan} ")]
+    squared = [(xs - c.cx) ** 2 + (ys - c.cy) ** 2 for c in (circle_of(r.shape) for r in regions)]
+    slots = {}
+    for k, region in enumerate(regions):
+        own = squared[k].reshape(-1)
+        others = np.full(own.shape, np.inf, np.float32)
+        for other in squared[:k] + squared[k + 1 :]:
+            others = np.minimum(others, other.reshape(-1))
+        middle = np.flatnonzero(own <= CENTRE_MM**2)
+        around = np.flatnonzero(
+            (own >= AROUND_MM[0] ** 2) & (own <= AROUND_MM[1] ** 2) & (others > AROUND_MM[0] ** 2)
+        )
+        slots[region.name] = (middle, around)
+    used = np.unique(np.concatenate([np.concatenate(pair) for pair in slots.values()]))
+    # Each slot's pixels as positions among the used ones, which alone are converted.
+    place = np.full(rows * cols, -1, np.intp)
+    place[used] = np.arange(len(used))
+    slots = {name: (place[middle], place[around]) for name, (middle, around) in slots.items()}
+    return PanPixels((x0, y0), (rows, cols), well.centre, slots, used)
+
+
+def slot_views(ctx: BoardContext, pixels: PanPixels, shift: Shift) -> dict[str, SlotView]:
+    """Every slot of the pan, where the lined-up print puts it: its middle, and the well
+    around its ring (within the well, away from every other slot)."""
+    ppm = ctx.face.ppm
+    x0, y0 = pixels.origin[0] + round(shift[0] * ppm), pixels.origin[1] + round(shift[1] * ppm)
+    window, seen = _window(ctx, x0, y0, *pixels.size)
+    raw = take_rows(window.reshape(-1, 3), pixels.used)
+    balanced = ctx.balance.balanced(raw, pixels.centre)
+    bgr = np.asarray(np.clip(balanced, 0, 255), np.float32)
+    lab = lab_8bit(bgr)
+    seen = seen[pixels.used]
+    views = {}
+    for name, (middle, around) in pixels.slots.items():
+        middle, around = middle[seen[middle]], around[seen[around]]
+        views[name] = SlotView(
+            take_rows(lab, middle),
+            take_rows(bgr, middle),
+            take_rows(lab, around),
+            take_rows(raw, middle),
+            take_rows(balanced, middle),
+        )
+    return views
+
+
+def nearest_chip(
+    distance: NDArray[np.float64],
+    lightness: float,
+    at_limit: bool,
+    brightness_says: str | None = None,
+) -> SlotRead:
+    """The chip ink at the least Delta E ``distance`` (one per ink) from a middle of L*
+    ``lightness``, when near enough and clearly nearer than the next, or, between TiO2 and
+    binder, nearer and the one the chip's brightness (``brightness_says``) names."""
+    order = np.argsort(distance)
+    best, second = int(order[0]), int(order[1])
+    if distance[best] > CHIP_REJECT_DELTA_E:
+        if at_limit:
+            return SlotRead(None, 0.0, "no chip colour (at the sensor's limit)")
+        why = f"no chip colour (nearest {CHIPS[best]}, Delta E {distance[best]:.0f})"
+        return SlotRead(None, 0.0, why)
+    margin = float(distance[second] - distance[best])
+    needed = MIN_MARGIN * float(np.clip(lightness / MARGIN_LIGHTNESS, 0.5, 1.0))
+    pale = {CHIPS[best], CHIPS[second]} == PALE_PAIR and brightness_says == CHIPS[best]
+    if margin < needed and not pale:
+        limit = ", at the sensor's limit" if at_limit else ""
+        return SlotRead(None, 0.0, f"ambiguous chip ({CHIPS[best]}/{CHIPS[second]}{limit})")
+    return SlotRead(CHIPS[best], min(CERTAIN, 0.5 + margin / 40.0))
+
+
+def _window(
+    ctx: BoardContext, x0: int, y0: int, rows: int, cols: int
+) -> tuple[NDArray[np.uint8], NDArray[np.bool_]]:
+    """The face's pixels in a window (black outside the face), and which of them the camera
+    saw, flat."""
+    image = ctx.face.image
+    window = np.zeros((rows, cols, 3), np.uint8)
+    seen = np.zeros((rows, cols), bool)
+    ax0, ay0 = max(0, x0), max(0, y0)
+    ax1, ay1 = min(image.shape[1], x0 + cols), min(image.shape[0], y0 + rows)
+    if ax1 > ax0 and ay1 > ay0:
+        inside = (slice(ay0 - y0, ay1 - y0), slice(ax0 - x0, ax1 - x0))
+        window[inside] = image[ay0:ay1, ax0:ax1]
+        mask = ctx.face.seen_mask
+        seen[inside] = True if mask is None else mask[ay0:ay1, ax0:ax1]
+    return window, seen.reshape(-1)
+
+
+def _well_coloured(lab: Lab, hue: Floats) -> NDArray[np.bool_]:
+    """Which of ``lab`` are well-coloured: dark, and of the wells' hue."""
+    a_reach, b_reach = WELL_AB
+    return np.asarray(
+        (np.abs(lab[:, 1] - hue[0]) <= a_reach)
+        & (np.abs(lab[:, 2] - hue[1]) <= b_reach)
+        & (lab[:, 0] <= WELL_MAX_L)
+    )
+
+
+def _difference(colour: Lab, reference: Lab) -> tuple[float, float]:
+    """How far ``colour`` lies from ``reference`` in hue (a*b* distance) and in lightness (the
+    log of their luminances' ratio)."""
+    apart = float(np.hypot(colour[1] - reference[1], colour[2] - reference[2]))
+    # A numpy quotient: against black (L* 0) the ratio is infinite rather than an error.
+    light = float(np.log(np.float64(luminance(float(colour[0]))) / luminance(float(reference[0]))))
+    return apart, light
+
+
+def _one_colour(bgr: NDArray[np.float32]) -> float:
+    """The share of pixels whose chromaticity (linear light) is that of their median."""
+    linear = srgb_to_linear(bgr)
+    chroma = np.asarray(linear / np.maximum(channel_sum(linear), 1e-3)[:, None], np.float32)
+    spread = channel_max(np.abs(chroma - median(chroma)))
+    return share(spread <= CHROMA_REACH)
