@@ -34,7 +34,7 @@ LIGHT = (0.25, 1.6)
 # ...or blurred into the white ring beside it by up to this share.
 WHITE_BLUR = 0.15
 # A look in light and softened at once names a paint only when this many times nearer than any
-# other paint's: the four paints' looks come within 15 delta E of one another there.
+# other paint's: the four paints' looks come within 15 Delta E of one another there.
 CLEARLY = 2.0
 NEIGHBOUR_MARGIN_MM = 1.0  # around another tile's outline, where it may lie over this one
 OWN_TINT = 0.1  # a tile's ring white may differ this much in colour from the board's nearby
