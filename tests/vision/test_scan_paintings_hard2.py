@@ -229,7 +229,7 @@ def test_icons_of_a_mat_never_found_keep_the_players_paintings_from_being_scored
     hard: Hard,
 ) -> None:
     board, _, decoded = hard(6018)
-    # Mat 2 lies between a hand and a cup, blurred: none of its markers or its cards' decode,
+    # Mat 2 lies between a hand and a cup, blurred: neither its markers nor its cards' decode,
     # but its cards' icons show beside the cup.
     assert decoded.isdisjoint({20, 21, 22, 23})
     assert board.boards == ("paintings/mat/1",)
