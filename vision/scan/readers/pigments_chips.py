@@ -209,11 +209,12 @@ class ChipReader:
         """The chip ink nearest the middle's colour, each ink taken as bright as the middle (as
         far as the light on the well around allows)."""
         local = luminance(float(around[0])) / self.well_luminance
+        seen = luminance(float(middle[0]))
         low, high = RELATIVE_LIGHT
-        scale = np.clip(luminance(float(middle[0])) / self.ink_luminance, local * low, local * high)
+        scale = np.clip(seen / self.ink_luminance, local * low, local * high)
         expected = to_lab(np.asarray(linear_to_srgb(self.inks * scale[:, None]), np.float32))
         distance = np.sqrt(((expected - middle) ** 2).sum(axis=1))
-        titanium = luminance(float(middle[0])) / (self.ink_luminance[TIO2] * local)
+        titanium = seen / (self.ink_luminance[TIO2] * local)
         bright = "TiO2" if titanium >= TIO2_AT_LEAST else None
         bright = "binder" if titanium <= BINDER_AT_MOST else bright
         return nearest_chip(distance, float(middle[0]), at_limit=False, brightness_says=bright)
