@@ -171,6 +171,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5088, "a bare cell beside a white cup, its outline faint, taken for the cup's rim"),
         (5179, "a brown cell beside a hand, its outline faint, taken for the hand's rim"),
         (5032, "blue hatching blurred smooth, found as a thing over the sheet, beside a cup"),
+        (6487, "bare cells tinted brown by blur, not a stroke in them, refused as faint"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -385,6 +386,29 @@ def test_a_cell_inked_unevenly_is_read_only_where_its_outline_shows_and_nothing_
         "cell (2,2)", "green", 0.978
     )
     assert judge("cell (2,2)", uneven_fit(0.1), 0, outlined=True, alone=True).problem == partly
+
+
+def tinted_fit(ink: float, inked: float) -> CellFit:
+    """One cell fitted best as red, ``ink`` its mean pressure, ``inked`` its share of pixels
+    with a stroke's pressure."""
+    fit = lit_fit(1.0)
+    return dataclasses.replace(
+        fit, ink=np.full((4, 1), ink, np.float32), inked=np.full((4, 1), inked, np.float32)
+    )
+
+
+def test_a_tint_without_strokes_is_bare_paper() -> None:
+    # Over 300 hard renders, no cell hatched in plain view had fewer than 39 % of its pixels
+    # inked; bare cells tinted by a neighbour's blurred colour have none.
+    assert judge("cell (2,2)", tinted_fit(0.13, 0.0), 0) == Read("cell (2,2)", None, 0.35)
+    assert judge("cell (2,2)", tinted_fit(0.13, 0.08), 0) == Read("cell (2,2)", None, 0.35)
+    # Strokes, however few, or more ink than a tint: not bare.
+    assert judge("cell (2,2)", tinted_fit(0.13, 0.2), 0).problem == (
+        "cell (2,2): unclear, faint green (20% inked)"
+    )
+    assert judge("cell (2,2)", tinted_fit(0.16, 0.0), 0).problem == (
+        "cell (2,2): unclear, faint green (0% inked)"
+    )
 
 
 def test_a_pencil_must_fit_as_clearly_better_than_the_next_as_asked() -> None:
