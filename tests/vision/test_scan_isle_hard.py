@@ -172,6 +172,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5179, "a brown cell beside a hand, its outline faint, taken for the hand's rim"),
         (5032, "blue hatching blurred smooth, found as a thing over the sheet, beside a cup"),
         (6487, "bare cells tinted brown by blur, not a stroke in them, refused as faint"),
+        (6302, "a brown cell under a red cup read as red: the grid faintly significant on it"),
+        (6368, "a red cell under a cup read as paper: the grid faintly significant on it"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -558,6 +560,25 @@ def test_a_smooth_cup_over_the_island_is_found_and_a_shadow_is_not() -> None:
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
     assert not smooth_objects(noisy(shadowed, 2), clear, seen, PAPER, maps).any()
+
+
+def test_a_large_cup_shaded_faintly_along_the_printed_lines_is_still_found() -> None:
+    # Over a cup's body thousands of pixels large, the slightest shading along the printed
+    # lines is significant (blur ties neighbouring pixels together); only outlines that stand
+    # out on every pixel as much as hatching shows them mean cells there.
+    maps, seen, clear = bare_sheet()
+    face = hatched_face(5)
+    cup = disc(face, (130, 100), 40)
+    inside = cv2.erode(cup.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+
+    def with_lines(darker: float) -> np.ndarray:
+        with_cup = face.copy()
+        shade = 1.0 - darker * maps.grid / maps.grid.max()
+        with_cup[cup] = np.array([150.0, 90.0, 40.0]) * shade[cup][:, None]
+        return smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+
+    assert with_lines(0.02)[inside].all()  # 2 %: significant, but faint
+    assert not with_lines(0.1)[inside].any()  # 10 %: as clear as through hatching
 
 
 def test_a_cups_side_and_its_coffee_are_one_thing_though_each_is_small() -> None:

@@ -75,6 +75,10 @@ LEAST_SIDE = 250.0  # mm^2
 SIDE_CELLS = 3
 SIDE_SHARE = 0.1
 OUTLINES_SHOW = 3.5  # t statistic
+# ...and by this much (in the spread's units) on the outlines' every pixel: blur ties pixels
+# together, so over a cup's smooth body thousands of pixels large the slightest shading along
+# the lines is significant; hatching made smooth by blur shows its outlines far more.
+LINE_EFFECT = 0.19
 LEAST_LINE_PX = 20
 # Through a part of the paper's hue, the printed grid must show at least this share as clearly
 # as on the lit bare paper of the island (a shadow darkens outline and paper alike).
@@ -258,12 +262,12 @@ def _roughness(image: Floats) -> Floats:
 
 def _outlines_show(lines: Floats, part: Mask, maps: SheetMaps) -> bool:
     """Whether the printed outlines stand out inside ``part``: the line response on them
-    against its spread clear of them, as a t statistic."""
+    against its spread clear of them, significantly (as a t statistic) and by enough."""
     on, off = lines[part & maps.on_line], lines[part & maps.off_line]
     if len(on) < LEAST_LINE_PX or len(off) < LEAST_LINE_PX:
         return True  # too little of the grid to tell: not taken for a cup
-    spread = float(off.std()) + 1e-6
-    return bool((on.mean() - off.mean()) / (spread / np.sqrt(len(on))) >= OUTLINES_SHOW)
+    effect = (on.mean() - off.mean()) / (float(off.std()) + 1e-6)
+    return bool(effect * np.sqrt(len(on)) >= OUTLINES_SHOW and effect >= LINE_EFFECT)
 
 
 def _shadow_shows_grid(
