@@ -93,7 +93,9 @@ def test_the_sheet_is_aligned_on_its_own_grid(dx: float, dy: float) -> None:
     shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]], np.float32)
     size = (face.shape[1], face.shape[0])
     moved = cv2.warpAffine(face, shift, size, borderMode=cv2.BORDER_REPLICATE)
-    correction = grid_alignment(np.asarray(moved, np.float32), IsleReader().maps(layout))
+    # No marker to keep in place: the face alone says where the cells are.
+    maps, no_markers = IsleReader().maps(layout), np.empty((0, 2))
+    correction = grid_alignment(np.asarray(moved, np.float32), maps, no_markers)
     assert correction is not None
     centre = np.array([[[layout.size[0] / 2, layout.size[1] / 2]]])
     found = cv2.perspectiveTransform(centre, correction)[0, 0] - centre[0, 0]
@@ -103,7 +105,7 @@ def test_the_sheet_is_aligned_on_its_own_grid(dx: float, dy: float) -> None:
 def test_a_blank_face_cannot_be_aligned() -> None:
     # No cell edges to match: the grid cannot say where the cells are.
     blank = np.full((198, 267, 3), 230.0, np.float32)
-    assert grid_alignment(blank, IsleReader().maps(sheet())) is None
+    assert grid_alignment(blank, IsleReader().maps(sheet()), np.empty((0, 2))) is None
 
 
 def test_the_paper_white_of_a_clipped_channel_is_measured_where_the_paper_is_darker() -> None:
@@ -196,7 +198,8 @@ def test_a_sheet_placed_by_one_marker_is_lined_up_on_its_grid_though_far_off(
     (board,) = register(markers, scanner.index).boards
     maps = scanner.isle.maps(board.layout)
     face = rectify(rendering.image, board, SHEET_PPM).image
-    correction = grid_alignment(np.asarray(face, np.float32), maps)
+    anchors = np.array([m.rect.centre for m in board.layout.markers if m.id == 82])
+    correction = grid_alignment(np.asarray(face, np.float32), maps, anchors)
     assert correction is not None
     drawn = {
         f"cell ({c['cell'].removeprefix('cell ')})": c["centre"] for c in rendering.truth["cells"]
@@ -209,6 +212,36 @@ def test_a_sheet_placed_by_one_marker_is_lined_up_on_its_grid_though_far_off(
     # The scan also names the sheet's other markers in view by their cells, and reads it exactly.
     trial = run_trial(*tools, "isle", Difficulty.HARD, 5228)
     assert (trial.outcome, trial.wrong_components) == ("exact", 0), trial.problems
+
+
+@pytest.mark.parametrize("seed", [6017, 6103])
+def test_the_markers_keep_the_grid_from_tilting_where_no_colour_shows(
+    tools: tuple[Renderer, Scanner], seed: int
+) -> None:
+    # Three markers place the sheet; the cells are coloured on one side of it. Lined up on the
+    # patches where colour shows alone, the map tilts and cells elsewhere sit over 1.5 mm off;
+    # with the markers kept where they put the sheet, every cell lies within 1 mm.
+    scanner = tools[1]
+    _, rendering = hard_render(tools[0], seed)
+    (board,) = register(full_search(rendering.image), scanner.index).boards
+    maps = scanner.isle.maps(board.layout)
+    face = np.asarray(rectify(rendering.image, board, SHEET_PPM).image, np.float32)
+    drawn = {
+        f"cell ({c['cell'].removeprefix('cell ')})": c["centre"] for c in rendering.truth["cells"]
+    }
+    printed = np.array([maps.centres[maps.names.index(name)] for name in drawn], np.float64)
+
+    def worst_mm(anchors: np.ndarray) -> float:
+        correction = grid_alignment(face, maps, anchors)
+        assert correction is not None
+        lined_up = np.asarray(cv2.perspectiveTransform(printed[:, None], correction)[:, 0], float)
+        off = np.linalg.norm(board.to_image(lined_up) - list(drawn.values()), axis=1)
+        return float(off.max()) / board.pixels_per_mm()
+
+    markers = {m.id: m for m in board.layout.markers}
+    assert len(board.marker_ids) == 3
+    assert worst_mm(np.array([markers[i].rect.centre for i in board.marker_ids])) < 1.0
+    assert worst_mm(np.empty((0, 2))) > 1.5
 
 
 def test_a_sheet_whose_markers_blur_leaves_undecoded_is_found_by_their_cells(

@@ -10,7 +10,9 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
    on its own grid: the photo's colour edges are matched, patch by patch, with the printed
    hexagons, and the map that the agreeing patches follow (RANSAC) moves every cell to where
    it shows. The patches the markers placed well agree first; the grid is matched again from
-   where they put it, so that the rest comes within reach.
+   where they put it, so that the rest comes within reach. The markers themselves stay where
+   they put the sheet: patches match only where pencil colours show, and may tilt the map
+   where none does.
 2. **The paper's white**, channel against channel, from the bare margin around the island. A
    channel the sensor clips on bright paper is measured where the paper is darker (a vignetted
    corner, a shadow), but never where it is darker than any cell is read (a hand or a cup in the
@@ -287,10 +289,10 @@ def _moved(homography: Homography, points: NDArray[np.float64]) -> float:
 
 def _agreeing(
     matches: tuple[NDArray[np.float64], NDArray[np.float64]], agree: float, least: int
-) -> Homography | None:
+) -> tuple[Homography, NDArray[np.bool_]] | None:
     """The map that most patches follow within ``agree`` mm (affine while fewer than
-    FOR_HOMOGRAPHY patches match), or None when fewer than ``least`` of them, or than half,
-    agree on one."""
+    FOR_HOMOGRAPHY patches match) and which patches follow it, or None when fewer than
+    ``least`` of them, or than half, agree on one."""
     sources, targets = matches
     if len(sources) < least:
         return None
@@ -303,15 +305,21 @@ def _agreeing(
         found, inliers = cv2.findHomography(sources, targets, cv2.RANSAC, agree)
     if found is None or int(inliers.sum()) < max(least, len(sources) // 2):
         return None
-    return np.asarray(found, np.float64)
+    return np.asarray(found, np.float64), inliers.ravel().astype(bool)
 
 
-def grid_alignment(image: Floats, maps: SheetMaps) -> Homography | None:
+def grid_alignment(
+    image: Floats, maps: SheetMaps, anchors: NDArray[np.float64]
+) -> Homography | None:
     """Where the sheet's cells really lie in the face: the map from the printed sheet's mm to
     the face's (None when too few patches agree on one). Matches at 2 mm reach far, and are
     made again from where the patches that agree placed the grid while that moves it far: where
     few markers show, the sheet may be placed well near them and a cell or more off at the far
-    side. A match at 1 mm, from where those placed the grid, refines it."""
+    side. A match at 1 mm, from where those placed the grid, refines it; the map is then
+    fitted to the patches that agree and to ``anchors``, the centres of the markers the sheet
+    was placed by (sheet mm), kept where they placed it. Patches match only where pencil colours
+    show, so on their own they may tilt the map where none shows: a marker, small and blurred,
+    places the sheet poorly far from it but itself well."""
     edges = _colour_edges(image)
     small = coarse(edges)
     total = np.eye(3)
@@ -320,24 +328,30 @@ def grid_alignment(image: Floats, maps: SheetMaps) -> Homography | None:
         if rounds:
             warp = _scaled(total, COARSE_PPM)
             grid = np.asarray(cv2.warpPerspective(grid, warp, small.shape[::-1]), np.float32)
-        found = _agreeing(
-            _patch_matches(small, grid, SEARCH_MM[0], COARSE_PPM), AGREE_MM[0], LEAST_NEAR
-        )
-        if found is None:
+        matches = _patch_matches(small, grid, SEARCH_MM[0], COARSE_PPM)
+        agreed = _agreeing(matches, AGREE_MM[0], LEAST_NEAR)
+        if agreed is None:
             return None
-        total = found @ total
-        if _moved(found, maps.centres) <= SETTLED_MM:
+        total = agreed[0] @ total
+        if _moved(agreed[0], maps.centres) <= SETTLED_MM:
             break
     grid = np.asarray(cv2.warpPerspective(maps.grid, _scaled(total), edges.shape[::-1]), np.float32)
-    fine = _patch_matches(edges, grid, SEARCH_MM[1], SHEET_PPM)
+    sources, targets = _patch_matches(edges, grid, SEARCH_MM[1], SHEET_PPM)
     # As closely as the patches agree: a looser agreement, which blur may leave, also admits
     # a map a little off (enough to tip a cell's colour where the sensor clipped it).
-    found = _agreeing(fine, AGREE_MM[1], LEAST_PATCHES)
-    if found is None:
-        found = _agreeing(fine, BLURRED_AGREE_MM, LEAST_PATCHES)
-    if found is None:
+    agreed = _agreeing((sources, targets), AGREE_MM[1], LEAST_PATCHES)
+    if agreed is None:
+        agreed = _agreeing((sources, targets), BLURRED_AGREE_MM, LEAST_PATCHES)
+    if agreed is None:
         return None
-    total = found @ total
+    follow = agreed[1]
+    printed = cv2.perspectiveTransform(sources[follow][None], np.linalg.inv(total))[0]
+    fitted, _ = cv2.findHomography(
+        np.concatenate([printed, anchors]), np.concatenate([targets[follow], anchors]), 0
+    )
+    if fitted is None:
+        return None
+    total = np.asarray(fitted, np.float64)
     return total if _moved(total, maps.centres) <= MOST_CORRECTION_MM else None
 
 
@@ -748,7 +762,11 @@ class IsleReader:
             if face.seen_mask is None
             else face.seen_mask.astype(np.float32)
         )
-        correction = grid_alignment(image, maps)
+        markers = {marker.id: marker for marker in layout.markers}
+        anchors = np.array(
+            [markers[i].rect.centre for i in ctx.board.marker_ids], np.float64
+        ).reshape(-1, 2)
+        correction = grid_alignment(image, maps, anchors)
         if correction is None and len(ctx.board.marker_ids) < 3:
             # Too few markers to trust where they put the sheet, and its grid cannot confirm it.
             for place in maps.names:
