@@ -176,6 +176,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (6487, "bare cells tinted brown by blur, not a stroke in them, refused as faint"),
         (6302, "a brown cell under a red cup read as red: the grid faintly significant on it"),
         (6368, "a red cell under a cup read as paper: the grid faintly significant on it"),
+        (6199, "two markers, 23 cells coloured: too few refining patches agreed, none read"),
+        (6982, "two markers, 22 cells coloured, blurred: too few refining patches agreed"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(

@@ -86,9 +86,11 @@ Homography = NDArray[np.float64]
 
 PENCILS = ("green", "blue", "brown", "red")
 CLIPPED = 248.0  # a raw channel this bright may be the sensor's limit rather than the light
-# Alignment on the printed grid: patches of the sheet, how far each may be off (mm, a first and
-# a refining match), and how closely the patches that agree follow one map (mm).
-PATCHES = (4, 3)
+# Alignment on the printed grid: patches of the sheet (smaller ones to refine with when too few
+# of those agree: where few cells are coloured, a small patch may still hold one), how far each
+# may be off (mm, a first and a refining match), and how closely the patches that agree follow
+# one map (mm).
+PATCHES, SMALLER_PATCHES = (4, 3), (5, 4)
 PATCH_OVERLAP = 1.25  # each patch reaches this far into its neighbours
 GRID_SHOWN = 0.05  # a patch whose printed grid is fainter than this has no cell to align on
 MATCHED = 0.2  # correlation below which a patch's edges do not show its grid
@@ -253,12 +255,12 @@ def _offset(window: Floats, template: Floats, reach: int) -> tuple[float, float]
 
 
 def _patch_matches(
-    edges: Floats, grid: Floats, reach_mm: float, ppm: float
+    edges: Floats, grid: Floats, reach_mm: float, ppm: float, patches: tuple[int, int] = PATCHES
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Each patch's centre on the printed sheet, and where its grid shows in the photo (mm);
-    ``edges`` and ``grid`` are at ``ppm``."""
+    ``edges`` and ``grid`` are at ``ppm``, cut into ``patches`` across and down."""
     h, w = edges.shape
-    nx, ny = PATCHES
+    nx, ny = patches
     pw, ph = int(PATCH_OVERLAP * w / nx), int(PATCH_OVERLAP * h / ny)
     reach = round(reach_mm * ppm)
     padded = np.asarray(
@@ -315,11 +317,12 @@ def grid_alignment(
     the face's (None when too few patches agree on one). Matches at 2 mm reach far, and are
     made again from where the patches that agree placed the grid while that moves it far: where
     few markers show, the sheet may be placed well near them and a cell or more off at the far
-    side. A match at 1 mm, from where those placed the grid, refines it; the map is then
-    fitted to the patches that agree and to ``anchors``, the centres of the markers the sheet
-    was placed by (sheet mm), kept where they placed it. Patches match only where pencil colours
-    show, so on their own they may tilt the map where none shows: a marker, small and blurred,
-    places the sheet poorly far from it but itself well."""
+    side. A match at 1 mm, from where those placed the grid, refines it (in smaller patches if
+    too few agree); the map is then fitted to the patches that agree and to ``anchors``, the
+    centres of the markers the sheet was placed by (sheet mm), kept where they placed it.
+    Patches match only where pencil colours show, so on their own they may tilt the map where
+    none shows: a marker, small and blurred, places the sheet poorly far from it but itself
+    well."""
     edges = _colour_edges(image)
     small = coarse(edges)
     total = np.eye(3)
@@ -336,12 +339,15 @@ def grid_alignment(
         if _moved(agreed[0], maps.centres) <= SETTLED_MM:
             break
     grid = np.asarray(cv2.warpPerspective(maps.grid, _scaled(total), edges.shape[::-1]), np.float32)
-    sources, targets = _patch_matches(edges, grid, SEARCH_MM[1], SHEET_PPM)
-    # As closely as the patches agree: a looser agreement, which blur may leave, also admits
-    # a map a little off (enough to tip a cell's colour where the sensor clipped it).
-    agreed = _agreeing((sources, targets), AGREE_MM[1], LEAST_PATCHES)
-    if agreed is None:
-        agreed = _agreeing((sources, targets), BLURRED_AGREE_MM, LEAST_PATCHES)
+    for patches in (PATCHES, SMALLER_PATCHES):
+        sources, targets = _patch_matches(edges, grid, SEARCH_MM[1], SHEET_PPM, patches)
+        # As closely as the patches agree: a looser agreement, which blur may leave, also admits
+        # a map a little off (enough to tip a cell's colour where the sensor clipped it).
+        agreed = _agreeing((sources, targets), AGREE_MM[1], LEAST_PATCHES)
+        if agreed is None:
+            agreed = _agreeing((sources, targets), BLURRED_AGREE_MM, LEAST_PATCHES)
+        if agreed is not None:
+            break
     if agreed is None:
         return None
     follow = agreed[1]
