@@ -176,6 +176,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (6487, "bare cells tinted brown by blur, not a stroke in them, refused as faint"),
         (6302, "a brown cell under a red cup read as red: the grid faintly significant on it"),
         (6368, "a red cell under a cup read as paper: the grid faintly significant on it"),
+        (5232, "a bare cell tinted by blur, not a stroke in it, refused as low confidence"),
         (6199, "two markers, 23 cells coloured: too few refining patches agreed, none read"),
         (6982, "two markers, 22 cells coloured, blurred: too few refining patches agreed"),
     ],
@@ -437,8 +438,12 @@ def tinted_fit(ink: float, inked: float) -> CellFit:
 def test_a_tint_without_strokes_is_bare_paper() -> None:
     # Over 300 hard renders, no cell hatched in plain view had fewer than 39 % of its pixels
     # inked; bare cells tinted by a neighbour's blurred colour have none.
-    assert judge("cell (2,2)", tinted_fit(0.13, 0.0), 0) == Read("cell (2,2)", None, 0.35)
-    assert judge("cell (2,2)", tinted_fit(0.13, 0.08), 0) == Read("cell (2,2)", None, 0.35)
+    # As sure as it is free of strokes: a tint with none is as surely bare as paper gets.
+    assert judge("cell (2,2)", tinted_fit(0.13, 0.0), 0) == Read("cell (2,2)", None, 0.99)
+    assert judge("cell (2,2)", tinted_fit(0.13, 0.04), 0) == Read("cell (2,2)", None, 0.75)
+    assert judge("cell (2,2)", tinted_fit(0.13, 0.08), 0) == Read("cell (2,2)", None, 0.5)
+    # Hardly any ink: bare, as sure as its ink is slight.
+    assert judge("cell (2,2)", tinted_fit(0.05, 0.0), 0) == Read("cell (2,2)", None, 0.75)
     # Strokes, however few, or more ink than a tint: not bare.
     assert judge("cell (2,2)", tinted_fit(0.13, 0.2), 0).problem == (
         "cell (2,2): unclear, faint green (20% inked)"
