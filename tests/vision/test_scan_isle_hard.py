@@ -221,9 +221,9 @@ def test_a_sheet_placed_by_one_marker_is_lined_up_on_its_grid_though_far_off(
 def test_the_markers_keep_the_grid_from_tilting_where_no_colour_shows(
     tools: tuple[Renderer, Scanner], seed: int
 ) -> None:
-    # Three markers place the sheet; the cells are coloured on one side of it. Lined up on the
-    # patches where colour shows alone, the map tilts and cells elsewhere sit over 1.5 mm off;
-    # with the markers kept where they put the sheet, every cell lies within 1 mm.
+    # Three markers place the sheet, and its grid refines the map where pencil colours show.
+    # Lined up on those patches alone, the map tilts and some cell sits over 1.5 mm off; with
+    # the markers kept where they put the sheet, every coloured cell lies within 1 mm.
     scanner = tools[1]
     _, rendering = hard_render(tools[0], seed)
     (board,) = register(full_search(rendering.image), scanner.index).boards
