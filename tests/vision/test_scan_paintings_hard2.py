@@ -246,13 +246,17 @@ def _paste(frame: np.ndarray, face: np.ndarray, at: tuple[int, int]) -> None:
     frame[y : y + face.shape[0], x : x + face.shape[1]] = face
 
 
+def _art_card() -> Layout:
+    return next(lay for lay in layouts("paintings") if lay.kind == "art-card")
+
+
 def _table(loose_card: str | None) -> np.ndarray:
     """Mat 1 of seat 1 flat on a wooden table, with nothing on it; ``loose_card``: "hidden" or
     "seen" lays an art card beside it, its marker covered or not."""
     frame = np.full((1080, 1920, 3), (60, 110, 160), np.uint8)
     _paste(frame, draw_layout(painting_mat(1, 1), PPM), (200, 300))
     if loose_card is not None:
-        card = next(lay for lay in layouts("paintings") if lay.kind == "art-card")
+        card = _art_card()
         face = draw_layout(card, PPM).copy()
         if loose_card == "hidden":
             quiet = card.markers[0].quiet
@@ -272,6 +276,6 @@ def test_a_card_lying_on_no_board_found_keeps_the_paintings_from_being_scored(
     assert not any(p.startswith("table:") for p in alone.problems)
     (beside,) = scanner.scan(_table(loose_card), "paintings").boards
     (stray,) = [p for p in beside.problems if p.startswith("table:")]
-    card = next(lay for lay in layouts("paintings") if lay.kind == "art-card")
+    card = _art_card()
     icons = sum(len(slot) for slot in card.content["slots"])
     assert stray.startswith(STRAY.format(n=icons))
