@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from companion.games.pigments.model import PanSize
 from companion.samples import random_position
 from vision.benchmark import TRUTH, hidden_components
 from vision.draw import draw_layout
@@ -31,7 +32,8 @@ from vision.render.renderer import Renderer, RenderOptions
 from vision.scan.colours import WhiteBalance
 from vision.scan.context import BoardContext
 from vision.scan.readers.pigments import PigmentsReader
-from vision.scan.readers.pigments_chips import nearest_chip
+from vision.scan.readers.pigments_chips import ChipReader, SlotView, nearest_chip
+from vision.scan.readers.pigments_pixels import lab_8bit
 from vision.scan.readers.pigments_pose import palette_print, placed_by_print
 from vision.scan.rectify import Rectified
 from vision.scan.registration import Sighting
@@ -232,6 +234,32 @@ def test_a_cup_over_a_slot_is_refused_not_read_as_a_chip(hard: Callable[[int], S
     )
     # The rest of the pan, in plain view, is read.
     assert read(scan.seen, "large window 1") == (scan.truth["large window 1"], None)
+
+
+def test_a_chip_white_balanced_beyond_white_keeps_its_colour() -> None:
+    # Under a warm light, a balance taken from dim rings can take a chip beyond white in every
+    # channel although the sensor saw it unclipped: cut to white, binder would look like TiO2.
+    gain = 1.9
+
+    def pixels(ink: str, count: int) -> NDArray[np.float32]:
+        r, g, b = INKS[ink]
+        return np.tile(np.array([b, g, r], np.float32), (count, 1))
+
+    chip, well = pixels("binder", 60), pixels("well", 200)
+    balanced = chip * gain
+    shown = np.clip(balanced, 0, 255)
+    assert shown.min() == 255.0
+    view = SlotView(
+        lab_8bit(shown),
+        shown,
+        lab_8bit(np.clip(well * gain, 0, 255)),
+        chip.astype(np.uint8),
+        balanced,
+    )
+    reader = ChipReader()
+    hue = reader.well_hues({"small": {"small window 1": view}})["small"]
+    ctx = moved_palette(0.0, 0.0)
+    assert reader.chips(ctx, {"small window 1": view}, hue, "small", PanSize.SMALL) == ["binder"]
 
 
 @pytest.mark.parametrize("seed", [16, 43, 55, 56, 84, 99])

@@ -199,9 +199,9 @@ class ChipReader:
             return SlotRead(None, 0.0, "covered (its colour reaches past the slot)")
         # Channels whose median the sensor clipped.
         clipped = median_at_least(view.centre_raw, CLIPPED)
-        if clipped.any():
+        bright = median(view.centre_balanced)
+        if clipped.any() or bright.max() > 255.0:
             top = float(np.percentile(shown[:, 0], WELL_TOP))
-            bright = median(view.centre_balanced)
             return self._classify_clipped(bright, clipped, around, top)
         return self._classify(middle, around)
 
