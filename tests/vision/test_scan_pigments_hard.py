@@ -236,6 +236,41 @@ def test_a_cup_over_a_slot_is_refused_not_read_as_a_chip(hard: Callable[[int], S
     assert read(scan.seen, "large window 1") == (scan.truth["large window 1"], None)
 
 
+@pytest.mark.parametrize(
+    "seed, slot",
+    [(5478, "large window 2"), (8133, "medium-2 window 2"), (8756, "large binder 1")],
+)
+def test_a_pale_chip_whose_well_shows_the_pans_rim_at_its_edge_is_read(
+    hard: Callable[[int], Scanned], seed: int, slot: str
+) -> None:
+    # Blur lets the pale rim reach the edge of the well around the ring, where its colour is
+    # near enough to the chip's to count as the chip's reaching past the slot.
+    scan = hard(seed)
+    assert slot not in scan.hidden
+    assert read(scan.seen, slot) == (scan.truth[slot], None)
+
+
+def test_a_binder_chip_beyond_white_beside_the_pans_rim_is_read(
+    hard: Callable[[int], Scanned],
+) -> None:
+    # Under a warm light the balance takes the chip beyond white; the pale rim shows at the edge
+    # of the well around it.
+    scan = hard(8516)
+    assert scan.truth["small binder 1"] == "binder"
+    assert read(scan.seen, "small binder 1") == ("binder", None)
+
+
+@pytest.mark.parametrize("seed, slot", [(8149, "medium-1 binder 1"), (8404, "large binder 2")])
+def test_a_white_cup_over_an_empty_slot_and_past_it_is_refused(
+    hard: Callable[[int], Scanned], seed: int, slot: str
+) -> None:
+    # The cup's colour lies on the well around the slot away from the pan's rim too.
+    scan = hard(seed)
+    assert scan.truth[slot] is None
+    assert slot in scan.hidden
+    assert read(scan.seen, slot) == (None, f"{slot}: covered (its colour reaches past the slot)")
+
+
 def test_a_chip_white_balanced_beyond_white_keeps_its_colour() -> None:
     # Under a warm light, a balance taken from dim rings can take a chip beyond white in every
     # channel although the sensor saw it unclipped: cut to white, binder would look like TiO2.
@@ -253,6 +288,7 @@ def test_a_chip_white_balanced_beyond_white_keeps_its_colour() -> None:
         lab_8bit(shown),
         shown,
         lab_8bit(np.clip(well * gain, 0, 255)),
+        np.ones(len(well), bool),
         chip.astype(np.uint8),
         balanced,
     )
