@@ -27,7 +27,7 @@ from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
 from vision.scan.readers.common import CERTAIN
-from vision.scan.readers.second_look import Rescue
+from vision.scan.readers.second_look import Codes, Match, Rescue
 from vision.scan.refine import refine, uncertainty_mm
 from vision.scan.registration import Sighting
 from vision.scan.scanner import RESCUED_KINDS, Scanner
@@ -70,6 +70,11 @@ def values(board: BoardObservation) -> dict[str, object]:
     return {c.component: c.value for c in board.components if not c.problem}
 
 
+def marker_of(card: str) -> int:
+    (marker,) = next(lay for lay in layouts("paintings") if lay.content.get("card") == card).markers
+    return marker.id
+
+
 def test_a_mat_none_of_whose_markers_decode_is_found_by_their_outlines(hard: Hard) -> None:
     board, _, decoded = hard(5031)
     # Mat 1's top-left marker lies under the hand; the detector decodes none of the other three,
@@ -93,11 +98,35 @@ def test_a_mat_seen_by_one_marker_is_placed_by_the_mat_beside_it(hard: Hard) -> 
 def test_cards_too_blurred_for_the_decoder_are_named_by_a_second_look(hard: Hard) -> None:
     board, _, decoded = hard(5037)
     cards = {read.component: read for read in board.components}
-    for place, card, marker in (("card bottom", "A-51", 340), ("card middle", "A-47", 336)):
-        read = cards[f"painting 1 {place}"]
+    # Named by the cells where the board puts the card: as sure as they match the code...
+    for place, card, marker in (
+        ("painting 1 card middle", "A-47", 336),
+        ("painting 2 card bottom", "A-38", 327),
+        ("painting 2 card top", "A-28", 317),
+    ):
+        read = cards[place]
         assert marker not in decoded
         assert (read.value, read.problem) == (card, None)
-        assert 0.7 <= read.confidence < CERTAIN
+        assert 0.65 <= read.confidence < CERTAIN
+    # ...or by the cells in the outline the detector found but could not decode.
+    assert 340 not in decoded
+    assert cards["painting 1 card bottom"].value == "A-51"
+    assert board.problems == ()
+
+
+@pytest.mark.parametrize(
+    "seed, place, card",
+    [(5251, "painting 3 card top", "A-20"), (8188, "painting 1 card bottom", "A-15")],
+)
+def test_a_card_whose_marker_is_blurred_to_cells_of_3_px_is_named(
+    hard: Hard, seed: int, place: str, card: str
+) -> None:
+    # The card lies in plain view; its marker's cells are 3.4-3.9 px, blurred: the right code
+    # correlates about 0.69-0.76 with them, and leads the next by 0.24-0.25.
+    board, hidden, decoded = hard(seed)
+    assert place not in hidden
+    assert marker_of(card) not in decoded
+    assert values(board)[place] == card
     assert board.problems == ()
 
 
@@ -160,6 +189,22 @@ def test_outlines_that_name_no_marker_clearly_are_refused() -> None:
     moved = outline + np.array([120.0, 0.0])
     assert [m.id for m in rescue.markers(twice, [outline], decoded=set())] == [17]
     assert rescue.markers(twice, [outline, moved], decoded=set()) == []
+
+
+def test_a_code_is_taken_only_when_its_score_and_lead_are_both_clear() -> None:
+    codes = Codes.printed_on(lambda layout: layout.kind == "art-card")
+    candidate = codes.candidates[0]
+    quad = np.zeros((4, 2))
+
+    def clear(score: float, margin: float) -> bool:
+        return Match(candidate, quad, score, margin, candidate.code, np.zeros(28, np.float32)).clear
+
+    # Small markers in plain view, blurred to cells of 3 px, are named...
+    assert clear(0.69, 0.25) and clear(0.76, 0.2)
+    # ...while a wrong code that leads as far scores less, or leads less at that score.
+    assert not clear(0.64, 0.3)
+    assert not clear(0.8, 0.19)
+    assert not clear(0.67, 0.22)
 
 
 def _seen_by_one_marker(layout: Layout, truth: np.ndarray) -> Sighting:
