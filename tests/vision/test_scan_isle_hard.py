@@ -179,6 +179,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5232, "a bare cell tinted by blur, not a stroke in it, refused as low confidence"),
         (6199, "two markers, 23 cells coloured: too few refining patches agreed, none read"),
         (6982, "two markers, 22 cells coloured, blurred: too few refining patches agreed"),
+        (5215, "one marker decoded, one named by its look, a third not: grid not lined up"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(

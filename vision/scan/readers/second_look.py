@@ -51,13 +51,13 @@ SIDE_SAMPLES = 12
 MIN_FRAME = 0.2  # a marker's black border is at least this much darker than its ring (a share)
 CELL_PX = 8  # cells are compared at this size
 # A code names a marker when it correlates with the cells this well, this far ahead of every
-# other code and turn, and both together by at least MIN_CLEAR (on 2,600 hard photos of
-# Paintings, Color Field and Pigment Lab, 884 wrong codes were a best match: none scored 0.65
-# with a lead of 0.2, and score plus lead never reached 0.88; small markers in plain view,
-# blurred to cells of 3 px, scored 0.69-0.76 with leads of 0.2-0.26); and when each half of the
-# marker shows at least this share of the code's contrast over the whole (half a marker under a
-# hand shows about 0.2, a blurred one in view at least 0.54). An outline the detector found must
-# also have a border at least this share of the way from the code's white to its black.
+# other code and turn, and both together by at least MIN_CLEAR (on 3,600 hard photos of the
+# four games, 886 wrong codes were a best match: none scored 0.65 with a lead of 0.2, and
+# score plus lead never reached 0.88; small markers in plain view, blurred to cells of 3 px,
+# scored 0.69-0.76 with leads of 0.2-0.26); and when each half of the marker shows at least
+# this share of the code's contrast over the whole (half a marker under a hand shows about 0.2,
+# a blurred one in view at least 0.54). An outline the detector found must also have a border
+# at least this share of the way from the code's white to its black.
 MIN_SCORE = 0.65
 MIN_MARGIN = 0.2
 MIN_CLEAR = 0.92
