@@ -275,31 +275,70 @@ def test_a_white_cup_over_an_empty_slot_and_past_it_is_refused(
     assert read(scan.seen, slot) == (None, f"{slot}: covered (its colour reaches past the slot)")
 
 
-def test_a_chip_white_balanced_beyond_white_keeps_its_colour() -> None:
-    # Under a warm light, a balance taken from dim rings can take a chip beyond white in every
-    # channel although the sensor saw it unclipped: cut to white, binder would look like TiO2.
-    gain = 1.9
+def _pixels(bgr: tuple[float, float, float], count: int) -> NDArray[np.float32]:
+    return np.tile(np.array(bgr, np.float32), (count, 1))
 
-    def pixels(ink: str, count: int) -> NDArray[np.float32]:
-        r, g, b = INKS[ink]
-        return np.tile(np.array([b, g, r], np.float32), (count, 1))
 
-    chip, well = pixels("binder", 60), pixels("well", 200)
+def _ink(name: str, count: int) -> NDArray[np.float32]:
+    r, g, b = INKS[name]
+    return _pixels((b, g, r), count)
+
+
+def _slot(chip: NDArray[np.float32], around: NDArray[np.float32], gain: float = 1.0) -> SlotView:
+    """A slot's view: its middle and the well around it (BGR) as the sensor saw them, balanced
+    by ``gain``."""
     balanced = chip * gain
     shown = np.clip(balanced, 0, 255)
-    assert shown.min() == 255.0
-    view = SlotView(
+    return SlotView(
         lab_8bit(shown),
         shown,
-        lab_8bit(np.clip(well * gain, 0, 255)),
-        np.ones(len(well), bool),
+        lab_8bit(np.clip(around * gain, 0, 255)),
+        np.ones(len(around), bool),
         chip.astype(np.uint8),
         balanced,
     )
+
+
+def test_a_chip_white_balanced_beyond_white_keeps_its_colour() -> None:
+    # Under a warm light, a balance taken from dim rings can take a chip beyond white in every
+    # channel although the sensor saw it unclipped: cut to white, binder would look like TiO2.
+    view = _slot(_ink("binder", 60), _ink("well", 200), gain=1.9)
+    assert view.centre_bgr.min() == 255.0
     reader = ChipReader()
     hue = reader.well_hues({"small": {"small window 1": view}})["small"]
     ctx = moved_palette(0.0, 0.0)
     assert reader.chips(ctx, {"small window 1": view}, hue, "small", PanSize.SMALL) == ["binder"]
+
+
+def test_a_pans_well_hue_is_its_wells_not_a_cups_beside_it() -> None:
+    # A yellow cup's rim lies over most of the well around one slot, and over a little of the
+    # next slot's: the well's own pixels still say what colour the photo shows the well.
+    well, cup = _ink("well", 200), _pixels((60.0, 170.0, 210.0), 200)
+    white = _ink("TiO2", 60)
+    pan = {
+        "medium-2 window 1": _slot(white, np.concatenate([cup, well[:40]])),
+        "medium-2 window 2": _slot(white, np.concatenate([cup[:60], well[:140]])),
+    }
+    reader = ChipReader()
+    hue = reader.well_hues({"medium-2": pan})["medium-2"]
+    assert np.allclose(hue, lab_8bit(well[:1])[0, 1:])
+    # So the slot whose well is mostly in view is read; the other is covered.
+    ctx = moved_palette(0.0, 0.0)
+    assert reader.chips(ctx, pan, hue, "medium-2", PanSize.MEDIUM) == ["TiO2"]
+    problems = {r.component: r.problem for r in ctx.reads}
+    assert (
+        problems["medium-2 window 1"] == "medium-2 window 1: covered (the well around it is hidden)"
+    )
+
+
+@pytest.mark.parametrize("seed, slot", [(5349, "large window 3"), (5391, "medium-2 binder 1")])
+def test_a_chip_whose_pan_a_hand_or_cup_reaches_into_is_read_against_its_own_well(
+    hard: Callable[[int], Scanned], seed: int, slot: str
+) -> None:
+    # The cup (5349) or hand (5391) lies over other slots' wells in the pan, not this one's.
+    scan = hard(seed)
+    assert slot not in scan.hidden
+    assert read(scan.seen, slot) == (scan.truth[slot], None)
 
 
 @pytest.mark.parametrize("seed", [16, 43, 55, 56, 84, 99])

@@ -143,17 +143,21 @@ class ChipReader:
         self.ink_luminance = self.inks @ LUMA_BGR
 
     def well_hues(self, views: dict[str, dict[str, SlotView]]) -> dict[str, Floats]:
-        """Each pan's well a*b* as this photo shows it (the median of its well seen around the
-        slots): a light's colour that the white balance did not undo shifts it, and so may a
-        white balance taken far away. Where that is not near the ink's (a hand or a cup over
-        most of the well), the wells' together, or else the ink's own."""
+        """Each pan's well a*b* as this photo shows it: a light's colour that the white balance
+        did not undo shifts it, and so may a white balance taken far away. It is the median of
+        the pixels around the slots that are dark and within WELL_CAST_AB of the ink's hue, so
+        that a hand or a cup beside some slots, far from it in hue, does not pull it away. Where
+        too few such pixels show, the wells' together, or else the ink's own."""
         ink = np.asarray(self.well[1:], np.float64)
 
         def hue(around: list[Lab], fallback: Floats) -> Floats:
-            if sum(len(a) for a in around) < MIN_PIXELS:
+            seen = np.concatenate([np.zeros((0, 3), np.float32), *around])
+            near = (np.hypot(seen[:, 1] - ink[0], seen[:, 2] - ink[1]) <= WELL_CAST_AB) & (
+                seen[:, 0] <= WELL_MAX_L
+            )
+            if np.count_nonzero(near) < MIN_PIXELS:
                 return fallback
-            seen = np.asarray(median(np.concatenate(around))[1:], np.float64)
-            return seen if float(np.hypot(*(seen - ink))) <= WELL_CAST_AB else fallback
+            return np.asarray(median(seen[near])[1:], np.float64)
 
         board = hue([v.around for pan in views.values() for v in pan.values()], ink)
         return {name: hue([v.around for v in pan.values()], board) for name, pan in views.items()}
