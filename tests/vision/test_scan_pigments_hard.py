@@ -341,6 +341,35 @@ def test_a_chip_whose_pan_a_hand_or_cup_reaches_into_is_read_against_its_own_wel
     assert read(scan.seen, slot) == (scan.truth[slot], None)
 
 
+def test_a_middle_half_under_a_white_rim_is_refused_and_a_shadows_edge_is_not() -> None:
+    well = _ink("well", 200)
+    # A white cup's rim in the light the well is in: the well's hue, some ten times as bright.
+    rim, bare = 2.6 * _ink("well", 30), _ink("well", 30)
+    reader = ChipReader()
+    ctx = moved_palette(0.0, 0.0)
+    views = {
+        "medium-1 window 1": _slot(np.concatenate([rim, bare]), well),
+        # Titanium white, a shadow's edge across it leaving half of it in a third of the light.
+        "medium-1 window 2": _slot(
+            np.concatenate([_ink("TiO2", 30), 0.6 * _ink("TiO2", 30)]), well
+        ),
+    }
+    hue = reader.well_hues({"medium-1": views})["medium-1"]
+    assert reader.chips(ctx, views, hue, "medium-1", PanSize.MEDIUM) == ["TiO2"]
+    problems = {r.component: r.problem for r in ctx.reads}
+    assert problems["medium-1 window 1"] == "medium-1 window 1: covered, or two colours across it"
+
+
+@pytest.mark.parametrize("seed, slot", [(5428, "large binder 2"), (8178, "medium-1 binder 1")])
+def test_a_white_cups_rim_across_an_empty_slot_is_not_read_as_titanium_white(
+    hard: Callable[[int], Scanned], seed: int, slot: str
+) -> None:
+    # The rim crosses half the slot's middle; the well around it is mostly in view.
+    scan = hard(seed)
+    assert scan.truth[slot] is None
+    assert read(scan.seen, slot) == (None, f"{slot}: covered, or two colours across it")
+
+
 @pytest.mark.parametrize("seed", [16, 43, 55, 56, 84, 99])
 def test_nothing_is_read_wrong_on_hard_renders(hard: Callable[[int], Scanned], seed: int) -> None:
     scan = hard(seed)
