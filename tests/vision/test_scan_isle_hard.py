@@ -248,6 +248,15 @@ def test_the_markers_keep_the_grid_from_tilting_where_no_colour_shows(
     assert worst_mm(np.empty((0, 2))) > 1.5
 
 
+def test_a_grid_matched_a_cell_off_is_refused_not_read(tools: tuple[Renderer, Scanner]) -> None:
+    # Two markers, motion blur: the patches agree on a grid some 14 mm off, which drags the
+    # markers 4 mm from where they placed the sheet. Read there, twelve cells in plain view
+    # took their neighbours' colours.
+    trial = run_trial(*tools, "isle", Difficulty.HARD, 7677)
+    assert trial.wrong_components == 0
+    assert "cell (5,9): the sheet's grid cannot be lined up" in trial.problems
+
+
 def test_a_sheet_whose_markers_blur_leaves_undecoded_is_found_by_their_cells(
     tools: tuple[Renderer, Scanner],
 ) -> None:
