@@ -104,6 +104,19 @@ def read(observation: Observation, component: str) -> tuple[object, str | None]:
     return found.value, found.problem
 
 
+def read_in_plain_view(scan: Scanned, slot: str) -> None:
+    """Asserts that ``slot``, which no occluder touches, is read right without a problem."""
+    assert slot not in scan.hidden
+    assert read(scan.seen, slot) == (scan.truth[slot], None)
+
+
+def refused_empty_slot(scan: Scanned, slot: str, why: str) -> None:
+    """Asserts that ``slot``, empty and under something, is refused for ``why``."""
+    assert scan.truth[slot] is None
+    assert slot in scan.hidden
+    assert read(scan.seen, slot) == (None, f"{slot}: {why}")
+
+
 def palette() -> Layout:
     return next(lay for lay in layouts("pigments") if lay.kind == "palette")
 
@@ -238,26 +251,20 @@ def test_a_cup_over_a_slot_is_refused_not_read_as_a_chip(hard: Callable[[int], S
 
 @pytest.mark.parametrize(
     "seed, slot",
-    [(5478, "large window 2"), (8133, "medium-2 window 2"), (8756, "large binder 1")],
+    [
+        (5478, "large window 2"),
+        (8133, "medium-2 window 2"),
+        (8756, "large binder 1"),
+        (8516, "small binder 1"),
+    ],
 )
 def test_a_pale_chip_whose_well_shows_the_pans_rim_at_its_edge_is_read(
     hard: Callable[[int], Scanned], seed: int, slot: str
 ) -> None:
     # Blur lets the pale rim reach the edge of the well around the ring, where its colour is
-    # near enough to the chip's to count as the chip's reaching past the slot.
-    scan = hard(seed)
-    assert slot not in scan.hidden
-    assert read(scan.seen, slot) == (scan.truth[slot], None)
-
-
-def test_a_binder_chip_beyond_white_beside_the_pans_rim_is_read(
-    hard: Callable[[int], Scanned],
-) -> None:
-    # Under a warm light the balance takes the chip beyond white; the pale rim shows at the edge
-    # of the well around it.
-    scan = hard(8516)
-    assert scan.truth["small binder 1"] == "binder"
-    assert read(scan.seen, "small binder 1") == ("binder", None)
+    # near enough to the chip's to count as the chip's reaching past the slot. (8516: a binder
+    # chip that the white balance also takes beyond white.)
+    read_in_plain_view(hard(seed), slot)
 
 
 @pytest.mark.parametrize(
@@ -269,10 +276,7 @@ def test_a_white_cup_over_an_empty_slot_and_past_it_is_refused(
 ) -> None:
     # The cup's colour lies on the well around the slot away from the pan's rim too (7713: on 8
     # of its 434 pixels there, where most of it lies along the edge with the cup's rim).
-    scan = hard(seed)
-    assert scan.truth[slot] is None
-    assert slot in scan.hidden
-    assert read(scan.seen, slot) == (None, f"{slot}: covered (its colour reaches past the slot)")
+    refused_empty_slot(hard(seed), slot, "covered (its colour reaches past the slot)")
 
 
 def _pixels(bgr: tuple[float, float, float], count: int) -> NDArray[np.float32]:
@@ -336,9 +340,7 @@ def test_a_chip_whose_pan_a_hand_or_cup_reaches_into_is_read_against_its_own_wel
     hard: Callable[[int], Scanned], seed: int, slot: str
 ) -> None:
     # The cup (5349) or hand (5391) lies over other slots' wells in the pan, not this one's.
-    scan = hard(seed)
-    assert slot not in scan.hidden
-    assert read(scan.seen, slot) == (scan.truth[slot], None)
+    read_in_plain_view(hard(seed), slot)
 
 
 def test_a_middle_half_under_a_white_rim_is_refused_and_a_shadows_edge_is_not() -> None:
@@ -365,9 +367,7 @@ def test_a_white_cups_rim_across_an_empty_slot_is_not_read_as_titanium_white(
     hard: Callable[[int], Scanned], seed: int, slot: str
 ) -> None:
     # The rim crosses half the slot's middle; the well around it is mostly in view.
-    scan = hard(seed)
-    assert scan.truth[slot] is None
-    assert read(scan.seen, slot) == (None, f"{slot}: covered, or two colours across it")
+    refused_empty_slot(hard(seed), slot, "covered, or two colours across it")
 
 
 @pytest.mark.parametrize("seed", [16, 43, 55, 56, 84, 99])
@@ -473,10 +473,7 @@ def test_a_white_cup_over_an_empty_slot_is_not_taken_for_the_bare_well(
     hard: Callable[[int], Scanned], seed: int, slot: str
 ) -> None:
     # Half the well around the slot still shows; the cup over the slot is far lighter than it.
-    scan = hard(seed)
-    assert scan.truth[slot] is None
-    assert slot in scan.hidden
-    assert read(scan.seen, slot) == (None, f"{slot}: neither a chip nor the empty well")
+    refused_empty_slot(hard(seed), slot, "neither a chip nor the empty well")
 
 
 def test_middle_pans_are_lined_up_when_an_end_pan_matches_only_fairly(
