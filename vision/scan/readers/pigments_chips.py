@@ -63,10 +63,10 @@ LIGHT_SPREAD = (10.0, 90.0)
 ONE_LIGHT = 6.0
 # A chip ends inside its ring: its colour (within BLEED_DELTA_E) on more than this share of the
 # well around it means something larger lies there, unless all of that colour lies along the
-# well's edge, which blur and the print's alignment let the pan's pale rim reach. On 2,500 hard
+# well's edge, which blur and the print's alignment let the pan's pale rim reach. On 1,500 hard
 # renders, the pale chips refused for their rim's colour showed none of it beyond RIM_MM of the
-# edge; everything that covered a slot and reached past it showed some there (a white cup whose
-# rim met the well's edge, as little as 1.8 % of the well).
+# edge; everything that covered a slot and reached past it showed some there (and on another
+# render, a white cup whose rim met the well's edge as little as 1.8 % of the well).
 BLEED_DELTA_E = 12.0
 MAX_BLEED = 0.1
 RIM_MM = 1.5
