@@ -291,17 +291,21 @@ def _patch_matches(
     return np.array(sources) / ppm, np.array(targets) / ppm
 
 
+def _shifts(homography: Homography, points: NDArray[np.float64]) -> NDArray[np.float64]:
+    """How ``homography`` moves each of ``points`` (N x 2)."""
+    return np.asarray(cv2.perspectiveTransform(points[None], homography)[0] - points, np.float64)
+
+
 def _moved(homography: Homography, points: NDArray[np.float64]) -> float:
     """How far ``homography`` moves the furthest moved of ``points``, along x or y."""
-    return float(np.abs(cv2.perspectiveTransform(points[None], homography)[0] - points).max())
+    return float(np.abs(_shifts(homography, points)).max())
 
 
 def _farthest(homography: Homography, points: NDArray[np.float64]) -> float:
     """The longest way ``homography`` moves any of ``points`` (0 when there are none)."""
     if len(points) == 0:
         return 0.0
-    moved = cv2.perspectiveTransform(points[None], homography)[0] - points
-    return float(np.linalg.norm(moved, axis=1).max())
+    return float(np.linalg.norm(_shifts(homography, points), axis=1).max())
 
 
 def _agreeing(
