@@ -490,6 +490,23 @@ def test_middle_pans_are_lined_up_when_an_end_pan_matches_only_fairly(
     )
 
 
+def test_a_board_seen_by_one_marker_reads_the_pans_lined_up_as_its_sure_end_pan(
+    hard: Callable[[int], Scanned],
+) -> None:
+    # A cup over the small pan and much of medium-1: only the large pan (beyond doubt) and
+    # medium-2 line up, at the same shift. Those two are read; the others, which no line can
+    # be drawn to, are not.
+    scan = hard(8862)
+    assert scan.decoded() == {97}
+    assert scan.misread() == []
+    assert read(scan.seen, "large window 1") == (scan.truth["large window 1"], None)
+    assert read(scan.seen, "medium-2 window 1") == (scan.truth["medium-2 window 1"], None)
+    assert read(scan.seen, "medium-1 binder 1") == (
+        None,
+        "medium-1 binder 1: its pan cannot be lined up with the print",
+    )
+
+
 def test_an_empty_card_place_whose_outline_is_blurred_is_read_empty(
     hard: Callable[[int], Scanned],
 ) -> None:

@@ -53,7 +53,8 @@ def pan_shifts(ctx: BoardContext, prints: Mapping[str, PanPrint]) -> dict[str, S
     registration changes smoothly across it, so when both end pans line up beyond doubt
     the middle ones lie on the line between them; otherwise every pan is lined up, and one
     that cannot be (much of it hidden) takes the shift its lined-up neighbours point to.
-    None: no pan lined up, or a shift beyond the reach of lining up."""
+    None: no pan lined up, a shift beyond the reach of lining up, or a pan not lined up itself
+    on a board seen by one marker whose pans do not agree enough to draw a line through."""
     pans = [pan for pan, _ in PAN_ORDER]
     ends = (pans[0], pans[-1])
     found = {pan: _align(ctx, prints[pan]) for pan in ends}
@@ -81,11 +82,14 @@ def pan_shifts(ctx: BoardContext, prints: Mapping[str, PanPrint]) -> dict[str, S
     # A board seen by one marker alone may be placed far off, where a pan can match its
     # neighbour's slots one pitch away, or a whole twin pan: an end pan, whose shape no other
     # pan shares, must be lined up beyond doubt, and the other end too unless three or more
-    # pans agree.
+    # pans agree. Short of that, only pans lined up as that end pan is are placed: a pan that
+    # matched its twin or its neighbour's slots would lie a pitch from it, and where the others
+    # lie is not known well enough to draw a line to.
     sure = [pan for pan in ends if pan in good and found[pan][2] >= ALIGN_SURE]
     if len(ctx.board.marker_ids) < 2 and not (sure and (len(good) >= 3 or len(sure) == 2)):
-        return dict.fromkeys(pans)
-    shifts: dict[str, Shift | None] = {}
+        good = {pan: g for pan, g in good.items() if any(_agree(g, good[end]) for end in sure)}
+        pans = [pan for pan in pans if pan in good]
+    shifts: dict[str, Shift | None] = dict.fromkeys(pan for pan, _ in PAN_ORDER)
     for pan in pans:
         shift = good[pan][1:] if pan in good else _shift_between(list(good.values()), xs[pan])
         # Beyond the reach of lining up, the board's registration is too far off to trust.
@@ -136,12 +140,12 @@ def _miss(good: dict[str, tuple[float, float, float]], pan: str) -> float:
 
 def _like_another(good: dict[str, tuple[float, float, float]], pan: str) -> bool:
     """Whether a lined-up pan's shift lies within ALIGN_AGREE_MM of another lined-up pan's."""
-    _, dx, dy = good[pan]
-    return any(
-        float(np.hypot(dx - odx, dy - ody)) <= ALIGN_AGREE_MM
-        for other, (_, odx, ody) in good.items()
-        if other != pan
-    )
+    return any(_agree(good[pan], g) for other, g in good.items() if other != pan)
+
+
+def _agree(one: tuple[float, float, float], other: tuple[float, float, float]) -> bool:
+    """Whether two lined-up pans' shifts (x, dx, dy) lie within ALIGN_AGREE_MM of each other."""
+    return float(np.hypot(one[1] - other[1], one[2] - other[2])) <= ALIGN_AGREE_MM
 
 
 def _shift_between(good: list[tuple[float, float, float]], x: float) -> Shift | None:
