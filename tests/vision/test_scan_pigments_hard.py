@@ -205,14 +205,32 @@ def test_a_white_chip_too_warm_to_tell_from_binder_by_colour_is_named_by_its_bri
 
 
 def test_brightness_names_only_the_nearer_of_titanium_white_and_binder() -> None:
-    # Colour puts TiO2 ahead of binder by 4 Delta E, too little on its own.
-    distance = np.array([60.0, 55.0, 70.0, 6.0, 10.0])
+    # Colour puts TiO2 ahead of binder by 2 Delta E, too little on its own.
+    distance = np.array([60.0, 55.0, 70.0, 8.0, 10.0])
     assert nearest_chip(distance, 70.0, False, "TiO2").chip == "TiO2"
     for says in (None, "binder"):
         assert nearest_chip(distance, 70.0, False, says).problem == "ambiguous chip (TiO2/binder)"
     # Another pair close in colour is never settled by brightness.
     close = np.array([6.0, 10.0, 70.0, 60.0, 55.0])
     assert nearest_chip(close, 70.0, False, "TiO2").problem == "ambiguous chip (Fe2O3/FeO(OH))"
+
+
+def test_a_lead_of_three_names_the_nearer_pale_chip_unless_clipped_or_contradicted() -> None:
+    tio2 = np.array([60.0, 55.0, 70.0, 6.0, 9.5])
+    binder = np.array([60.0, 55.0, 70.0, 9.0, 5.5])
+    assert nearest_chip(tio2, 70.0, False).chip == "TiO2"
+    assert nearest_chip(binder, 30.0, False).chip == "binder"
+    # At the sensor's limit a binder lit brighter looks as white; a brightness for the other
+    # contradicts the colour.
+    assert nearest_chip(tio2, 70.0, True).problem == (
+        "ambiguous chip (TiO2/binder, at the sensor's limit)"
+    )
+    assert nearest_chip(tio2, 70.0, False, "binder").problem == "ambiguous chip (TiO2/binder)"
+    assert nearest_chip(binder, 30.0, False, "TiO2").problem == "ambiguous chip (binder/TiO2)"
+    # Any other pair keeps its full margin.
+    assert nearest_chip(np.array([6.0, 9.5, 70.0, 60.0, 55.0]), 70.0, False).problem == (
+        "ambiguous chip (Fe2O3/FeO(OH))"
+    )
 
 
 def test_an_empty_card_place_under_a_shadow_is_read_empty(hard: Callable[[int], Scanned]) -> None:
@@ -505,6 +523,15 @@ def test_a_board_seen_by_one_marker_reads_the_pans_lined_up_as_its_sure_end_pan(
         None,
         "medium-1 binder 1: its pan cannot be lined up with the print",
     )
+
+
+@pytest.mark.parametrize("seed, slot", [(9105, "large binder 1"), (9996, "medium-1 window 2")])
+def test_a_pale_chip_whose_colour_leads_the_other_pale_ink_by_three_is_named(
+    hard: Callable[[int], Scanned], seed: int, slot: str
+) -> None:
+    # 9105: TiO2 dimly lit (a third of a white chip's brightness), 7 Delta E nearer TiO2.
+    # 9996: binder, 4 Delta E nearer binder.
+    read_in_plain_view(hard(seed), slot)
 
 
 def test_an_empty_card_place_whose_outline_is_blurred_is_read_empty(
