@@ -534,6 +534,14 @@ def test_a_pale_chip_whose_colour_leads_the_other_pale_ink_by_three_is_named(
     read_in_plain_view(hard(seed), slot)
 
 
+@pytest.mark.parametrize("seed, slot", [(9506, "medium-1 window 1"), (9822, "medium-2 window 2")])
+def test_a_binder_chip_nearly_as_dark_as_its_well_is_not_taken_to_reach_past_its_slot(
+    hard: Callable[[int], Scanned], seed: int, slot: str
+) -> None:
+    # Some of the well's own pixels lie within a chip's colour of a binder chip this dark.
+    read_in_plain_view(hard(seed), slot)
+
+
 def test_an_empty_card_place_whose_outline_is_blurred_is_read_empty(
     hard: Callable[[int], Scanned],
 ) -> None:
