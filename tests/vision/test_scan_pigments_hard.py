@@ -542,6 +542,19 @@ def test_a_binder_chip_nearly_as_dark_as_its_well_is_not_taken_to_reach_past_its
     read_in_plain_view(hard(seed), slot)
 
 
+def test_a_white_card_whose_place_shows_some_of_its_outline_is_not_taken_for_bare(
+    hard: Callable[[int], Scanned],
+) -> None:
+    # A hand over half of it: the place's outline shows enough to pass, and the card's white
+    # face is paper-coloured over 90 % of the place's middle, less than a bare place shows.
+    scan = hard(5282)
+    assert scan.truth["shade large"] == "white"
+    assert read(scan.seen, "shade large") == (
+        None,
+        "shade large: covered, or a card whose marker cannot be read",
+    )
+
+
 def test_an_empty_card_place_whose_outline_is_blurred_is_read_empty(
     hard: Callable[[int], Scanned],
 ) -> None:
