@@ -542,6 +542,17 @@ def test_a_binder_chip_nearly_as_dark_as_its_well_is_not_taken_to_reach_past_its
     read_in_plain_view(hard(seed), slot)
 
 
+def test_a_pan_further_off_than_lining_up_reaches_is_sought_where_the_others_point(
+    hard: Callable[[int], Scanned],
+) -> None:
+    # Two markers at the large end: the line through the other pans puts the small pan 14 mm
+    # off, beyond the reach of lining up, and it lines up there.
+    scan = hard(5329)
+    assert scan.decoded() == {97, 98}
+    read_in_plain_view(scan, "small binder 1")
+    assert scan.misread() == []
+
+
 def test_a_white_card_whose_place_shows_some_of_its_outline_is_not_taken_for_bare(
     hard: Callable[[int], Scanned],
 ) -> None:

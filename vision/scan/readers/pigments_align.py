@@ -36,6 +36,10 @@ ALIGN_BLUR_PX = 1.5
 ALIGNED = 0.5
 ALIGN_AGREE_MM = 3.0  # how far one pan's shift may lie from the line through the others'
 ALIGN_SURE = 0.8  # a match this good (of a pan no other resembles) is beyond doubt
+# A board seen by two markers near one end may lie further off at the other than lining up
+# reaches (14.6 mm on one hard render): a pan the line through the others puts beyond the reach
+# is sought again about where it points, and is placed only if it lines up there, this far out.
+ALIGN_FARTHEST_MM = 2.0 * ALIGN_REACH_MM
 
 
 @dataclass(frozen=True)
@@ -53,8 +57,9 @@ def pan_shifts(ctx: BoardContext, prints: Mapping[str, PanPrint]) -> dict[str, S
     registration changes smoothly across it, so when both end pans line up beyond doubt
     the middle ones lie on the line between them; otherwise every pan is lined up, and one
     that cannot be (much of it hidden) takes the shift its lined-up neighbours point to.
-    None: no pan lined up, a shift beyond the reach of lining up, or a pan not lined up itself
-    on a board seen by one marker whose pans do not agree enough to draw a line through."""
+    None: no pan lined up, a shift beyond the reach of lining up where the pan does not line
+    up itself, or a pan not lined up itself on a board seen by one marker whose pans do not
+    agree enough to draw a line through."""
     pans = [pan for pan, _ in PAN_ORDER]
     ends = (pans[0], pans[-1])
     found = {pan: _align(ctx, prints[pan]) for pan in ends}
@@ -92,10 +97,24 @@ def pan_shifts(ctx: BoardContext, prints: Mapping[str, PanPrint]) -> dict[str, S
     shifts: dict[str, Shift | None] = dict.fromkeys(pan for pan, _ in PAN_ORDER)
     for pan in pans:
         shift = good[pan][1:] if pan in good else _shift_between(list(good.values()), xs[pan])
-        # Beyond the reach of lining up, the board's registration is too far off to trust.
-        near = shift is not None and max(abs(shift[0]), abs(shift[1])) <= ALIGN_REACH_MM
-        shifts[pan] = shift if near else None
+        # Beyond the reach of lining up, the board's registration is too far off to trust,
+        # unless the pan lines up where the others point.
+        if shift is not None and pan not in good and _farther(shift, ALIGN_REACH_MM):
+            shift = _confirmed(ctx, prints[pan], shift)
+        shifts[pan] = None if shift is None or _farther(shift, ALIGN_FARTHEST_MM) else shift
     return shifts
+
+
+def _farther(shift: Shift, reach: float) -> bool:
+    return max(abs(shift[0]), abs(shift[1])) > reach
+
+
+def _confirmed(ctx: BoardContext, pan: PanPrint, expected: Shift) -> Shift | None:
+    """Where a pan lines up when sought about the shift the other pans point to, if it does
+    there, near that shift."""
+    dx, dy, score = _align(ctx, pan, expected)
+    near = float(np.hypot(dx - expected[0], dy - expected[1])) <= ALIGN_AGREE_MM
+    return (dx, dy) if score >= ALIGNED and near else None
 
 
 def pan_print(layout: Layout, printed: NDArray[np.uint8], pan: str, ppm: float) -> PanPrint:
@@ -113,12 +132,17 @@ def pan_print(layout: Layout, printed: NDArray[np.uint8], pan: str, ppm: float) 
     return PanPrint((x0, y0, x1, y1), levels)
 
 
-def _align(ctx: BoardContext, pan: PanPrint) -> tuple[float, float, float]:
-    """The shift (mm) that best lines the pan up with its print, and how well it does. The
-    whole reach is searched, past the face's edge too (the edge's pixels repeated): a pan near
-    it, cut off from where it truly lies, would match its own slots one pitch away instead."""
+def _align(
+    ctx: BoardContext, pan: PanPrint, around: Shift = (0.0, 0.0)
+) -> tuple[float, float, float]:
+    """The shift (mm) that best lines the pan up with its print, within the reach of lining up
+    about ``around``, and how well it does. The whole reach is searched, past the face's edge
+    too (the edge's pixels repeated): a pan near it, cut off from where it truly lies, would
+    match its own slots one pitch away instead."""
     ppm = ctx.face.ppm
+    ox, oy = round(around[0] * ppm), round(around[1] * ppm)
     x0, y0, x1, y1 = pan.box
+    x0, y0, x1, y1 = x0 + ox, y0 + oy, x1 + ox, y1 + oy
     reach = round(ALIGN_REACH_MM * ppm)
     rows, cols = ctx.face.image.shape[:2]
     sx0, sy0 = max(0, x0 - reach), max(0, y0 - reach)
@@ -128,7 +152,7 @@ def _align(ctx: BoardContext, pan: PanPrint) -> tuple[float, float, float]:
     pad = (sy0 - (y0 - reach), (y1 + reach) - sy1, sx0 - (x0 - reach), (x1 + reach) - sx1)
     crop = cv2.copyMakeBorder(ctx.face.image[sy0:sy1, sx0:sx1], *pad, cv2.BORDER_REPLICATE)
     score, (bx, by) = _locate(grey_levels(np.asarray(crop, np.uint8)), pan.levels)
-    return (bx - reach) / ppm, (by - reach) / ppm, score
+    return (bx - reach + ox) / ppm, (by - reach + oy) / ppm, score
 
 
 def _miss(good: dict[str, tuple[float, float, float]], pan: str) -> float:
