@@ -553,19 +553,6 @@ def test_a_pan_further_off_than_lining_up_reaches_is_sought_where_the_others_poi
     assert scan.misread() == []
 
 
-def test_a_white_card_whose_place_shows_some_of_its_outline_is_not_taken_for_bare(
-    hard: Callable[[int], Scanned],
-) -> None:
-    # A hand over half of it: the place's outline shows enough to pass, and the card's white
-    # face is paper-coloured over 90 % of the place's middle, less than a bare place shows.
-    scan = hard(5282)
-    assert scan.truth["shade large"] == "white"
-    assert read(scan.seen, "shade large") == (
-        None,
-        "shade large: covered, or a card whose marker cannot be read",
-    )
-
-
 def test_an_empty_card_place_whose_outline_is_blurred_is_read_empty(
     hard: Callable[[int], Scanned],
 ) -> None:
@@ -575,16 +562,24 @@ def test_an_empty_card_place_whose_outline_is_blurred_is_read_empty(
     assert read(scan.seen, "shade small") == (None, None)
 
 
-def test_a_card_under_a_white_cup_is_not_taken_for_a_bare_place(
-    hard: Callable[[int], Scanned],
+@pytest.mark.parametrize(
+    "seed, place, card",
+    [
+        # A white cup's bottom looks like bare paper, but the place's outline does not show
+        # through it.
+        (5088, "shade medium-1", "azure"),
+        # A hand over half of it: the place's outline shows enough, and the card's white face
+        # is paper-coloured over 90 % of the place's middle, less than a bare place shows.
+        (5282, "shade large", "white"),
+    ],
+)
+def test_a_card_that_looks_like_a_bare_place_is_not_taken_for_one(
+    hard: Callable[[int], Scanned], seed: int, place: str, card: str
 ) -> None:
-    # The cup's bottom looks like bare paper, but the place's outline does not show through it.
-    scan = hard(5088)
-    assert scan.truth["shade medium-1"] == "azure"
-    assert read(scan.seen, "shade medium-1") == (
-        None,
-        "shade medium-1: covered, or a card whose marker cannot be read",
-    )
+    scan = hard(seed)
+    assert scan.truth[place] == card
+    why = f"{place}: covered, or a card whose marker cannot be read"
+    assert read(scan.seen, place) == (None, why)
 
 
 def test_markers_seen_by_their_look_confirm_a_placement_only_across_the_board() -> None:
