@@ -106,6 +106,7 @@ def pan_shifts(ctx: BoardContext, prints: Mapping[str, PanPrint]) -> dict[str, S
 
 
 def _farther(shift: Shift, reach: float) -> bool:
+    """Whether a shift lies beyond ``reach`` (mm) across or down the board."""
     return max(abs(shift[0]), abs(shift[1])) > reach
 
 

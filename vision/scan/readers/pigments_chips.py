@@ -69,7 +69,7 @@ ONE_LIGHT = 6.0
 # render, a white cup whose rim met the well's edge as little as 1.8 % of the well). The well's
 # own colour is not the chip's: a binder chip, nearly as dark as the well, lies within
 # BLEED_DELTA_E of some of its pixels (on 2,500 hard renders, 4 binder chips in plain view were
-# refused for them; each of the 30 slots this test kept from a wrong read is refused without).
+# refused for them; each of the 30 slots the test keeps from a wrong read is still refused).
 BLEED_DELTA_E = 12.0
 MAX_BLEED = 0.1
 RIM_MM = 1.5
