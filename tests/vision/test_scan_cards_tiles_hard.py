@@ -25,6 +25,7 @@ from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
 from vision.scan.readers.colorfield import EdgeLook, EdgePaints
+from vision.scan.readers.second_look import UNPLACED
 from vision.scan.refine import refine, uncertainty_mm
 from vision.scan.registration import Sighting
 from vision.scan.scanner import Scanner
@@ -79,6 +80,25 @@ def assert_nothing_misread(scan: Scan) -> None:
             if isinstance(value, dict):
                 value = {"tile": value["tile"], "rotation": value["rotation"]}
             assert value == scan.truth[read.component], read.component
+
+
+@pytest.mark.parametrize(
+    "game, seed, places",
+    [
+        ("paintings", 8857, ("painting 1 card middle", "painting 1 card top")),
+        ("colorfield", 8032, ("space 3", "space 6")),
+    ],
+)
+def test_a_place_too_unsure_to_look_at_says_so_rather_than_that_it_holds_nothing(
+    tools: tuple[Renderer, Scanner], game: str, seed: int, places: tuple[str, ...]
+) -> None:
+    # The board is seen by too few of its markers to tell these places from the next ones, and
+    # no piece's marker is decoded on them (a hand or a cup lies over them).
+    scan = hard_scan(tools, game, seed)
+    for place in places:
+        assert place in scan.hidden
+        assert scan.read(place).problem == f"{place}: {UNPLACED}"
+    assert_nothing_misread(scan)
 
 
 def test_a_card_whose_marker_is_too_blurred_to_decode_is_named_by_its_cells(

@@ -254,6 +254,8 @@ class ColorFieldReader:
         empty, confidence = is_empty(ctx, region.shape)
         if empty:
             return Read(place, None, confidence)
+        if not placed_well(ctx, region.shape):
+            return Read(place, None, 0.0, f"{place}: {UNPLACED}")
         found = self.second_look.find(ctx, region.shape)
         if found is not None and single_piece([found.piece], place)[1] is None:
             return _Placed(place, found.piece, found.confidence)

@@ -28,7 +28,9 @@ class PaintingsReader:
         if problem:
             ctx.record(Read(name, None, 0.0, problem))
             return None
-        if piece is not None and not placed_well(ctx, region.shape):
+        if not placed_well(ctx, region.shape):
+            # Too unsure where the place lies to tell a card on it from one on the next, let
+            # alone to look for one without a marker: said so, not taken for no card.
             ctx.record(Read(name, None, 0.0, f"{name}: {UNPLACED}"))
             return None
         if piece is not None:

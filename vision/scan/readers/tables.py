@@ -60,6 +60,9 @@ def _unmarked_place(
     if empty:
         ctx.record(Read(name, None, confidence))
         return None
+    if not placed_well(ctx, shape):
+        ctx.record(Read(name, None, 0.0, f"{name}: {UNPLACED}"))
+        return None
     seen = look.find(ctx, shape)
     if seen is not None and single_piece([seen.piece], name)[1] is None:
         value = seen.piece.layout.content[content_key]
