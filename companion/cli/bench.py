@@ -95,8 +95,8 @@ def register(commands: Any) -> None:
         "--game",
         action="append",
         metavar="GAME",
-        help="live: a game of the demo to play (colorfield, paintings, isle, pigments); "
-        "repeat for more (default: every one, in the demo's order)",
+        help="live: a game of the demo to play; vision: a game to render and scan "
+        "(colorfield, paintings, isle, pigments); repeat for more (default: every one)",
     )
     parser.add_argument(
         "--fps", type=float, default=30.0, help="live: the video's frame rate (default 30)"
@@ -170,6 +170,10 @@ def run_vision(args: argparse.Namespace) -> int:
     from vision.benchmark import GAMES, run_vision_bench
     from vision.render.envelope import Difficulty
 
+    for name in args.game or ():
+        if name not in GAMES:
+            raise AtelierError(f"--game: unknown game {name!r} (one of {', '.join(GAMES)})")
+    games = [name for name in GAMES if name in args.game] if args.game else list(GAMES)
     levels = list(Difficulty) if args.difficulty == "all" else [Difficulty(args.difficulty)]
     tty = sys.stderr.isatty()
 
@@ -183,7 +187,7 @@ def run_vision(args: argparse.Namespace) -> int:
     # One core, as the targets are stated: the scan and OpenCV's own threads share it, and so
     # does the bare detection it is compared with (OpenCV's, with its default parameters).
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    results = run_vision_bench(GAMES, levels, args.boards, args.seed, progress)
+    results = run_vision_bench(games, levels, args.boards, args.seed, progress)
     if tty:
         print(file=sys.stderr)
     print(

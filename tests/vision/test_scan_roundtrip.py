@@ -115,6 +115,18 @@ def test_bench_vision_reports_the_table() -> None:
     assert "exact" in run.stderr
 
 
+def test_bench_vision_measures_only_the_games_asked_for() -> None:
+    run = atelier("bench", "vision", "--boards", "1", "--difficulty", "easy", "--game", "pigments")
+    assert run.status == 0, run.stderr
+    assert [r["game"] for r in json.loads(run.stdout)["rows"]] == ["pigments"]
+    bad = atelier("bench", "vision", "--game", "chess")
+    assert bad.status == 2
+    assert bad.stderr.strip().splitlines() == [
+        "atelier: --game: unknown game 'chess' (one of colorfield, paintings, isle, pigments)"
+    ]
+    assert bad.stdout == ""
+
+
 @pytest.mark.parametrize("game", ["isle", "pigments"])
 def test_a_blown_out_photo_is_refused_not_misread(
     tools: tuple[Renderer, Scanner], game: str
