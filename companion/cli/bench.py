@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from companion.bench.rules import run_rules_bench
-from companion.cli.output import check_range, emit_json
+from companion.cli.output import check_games, check_range, emit_json
 from companion.errors import AtelierError
 
 HELP = """\
@@ -170,9 +170,7 @@ def run_vision(args: argparse.Namespace) -> int:
     from vision.benchmark import GAMES, run_vision_bench
     from vision.render.envelope import Difficulty
 
-    for name in args.game or ():
-        if name not in GAMES:
-            raise AtelierError(f"--game: unknown game {name!r} (one of {', '.join(GAMES)})")
+    check_games(args.game, GAMES)
     games = [name for name in GAMES if name in args.game] if args.game else list(GAMES)
     levels = list(Difficulty) if args.difficulty == "all" else [Difficulty(args.difficulty)]
     tty = sys.stderr.isatty()

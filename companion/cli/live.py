@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.cli.output import check_range, emit_json
+from companion.cli.output import check_games, check_range, emit_json
 from companion.errors import AtelierError
 from companion.games.registry import games
 from companion.table.rotation import Rotation
@@ -210,9 +210,7 @@ def run_live_bench_command(args: argparse.Namespace) -> int:
     from vision.live.demo import DEMO_GAMES
 
     names = [game for game, _, _ in DEMO_GAMES]
-    for name in args.game or ():
-        if name not in names:
-            raise AtelierError(f"--game: unknown game {name!r} (one of {', '.join(names)})")
+    check_games(args.game, names)
     played = bench_games(len(DEMO_PLAYERS), args.game, args.turns)
     # One core, as promised by the measurement: the loop and OpenCV's own threads share it.
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})

@@ -1,9 +1,11 @@
-"""What every command does the same way: check an option's range, print JSON for programs."""
+"""What every command does the same way: check an option's range or game, print JSON for
+programs."""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import AtelierError
@@ -13,6 +15,13 @@ def check_range(value: float, lo: float, hi: float, option: str) -> None:
     """Refuse an option outside ``lo..hi`` with the one-line error every command gives."""
     if not lo <= value <= hi:
         raise AtelierError(f"{option}: {value} is out of range ({lo}..{hi})")
+
+
+def check_games(names: Sequence[str] | None, known: Sequence[str]) -> None:
+    """Refuse a ``--game`` that is not one of ``known`` with the same one-line error."""
+    for name in names or ():
+        if name not in known:
+            raise AtelierError(f"--game: unknown game {name!r} (one of {', '.join(known)})")
 
 
 def emit_json(data: Any) -> int:
