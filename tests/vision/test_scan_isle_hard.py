@@ -180,6 +180,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (6199, "two markers, 23 cells coloured: too few refining patches agreed, none read"),
         (6982, "two markers, 22 cells coloured, blurred: too few refining patches agreed"),
         (5215, "one marker decoded, one named by its look, a third not: grid not lined up"),
+        (8148, "brown cells beside a hand at the edge, blurred as smooth, taken for the hand"),
+        (8809, "brown cells beside a red cup at the edge, blurred as smooth, taken for the cup"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -753,7 +755,8 @@ def test_a_smooth_thing_over_cells_of_one_pencil_that_ends_where_they_do_is_hatc
     image = np.full((*maps.shape, 3), 200.0, np.float32)
 
     def covered(over: np.ndarray, reads: list[Read]) -> list[int]:
-        found = covered_cells(over, image, clear, maps, reads, contrast, outlined)
+        nothing = np.zeros(maps.shape, bool)
+        found = covered_cells(over, nothing, image, clear, maps, reads, contrast, outlined)
         return [int(k) for k in np.flatnonzero(found)]
 
     # Every cell it reaches is read as blue, every cell around as paper: hatching.
@@ -770,6 +773,41 @@ def test_a_smooth_thing_over_cells_of_one_pencil_that_ends_where_they_do_is_hatc
     far = next(k for k in range(len(maps.names)) if k not in group and k not in around)
     cup = np.isin(maps.whole, [edge, far])
     assert covered(thing | cup, blob_reads(maps, group, refused)) == sorted([edge, far])
+
+
+def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_show() -> None:
+    maps, _, clear = bare_sheet()
+    # A hand reaches the margin over one cell; three blue cells beside it, blurred as smooth as
+    # the hand, join its surface.
+    group, around = touching_three(maps)
+    hand = around[0]
+    under_hand = cv2.erode(np.isin(maps.whole, hand).astype(np.uint8), np.ones((5, 5))) > 0
+    smooth = cv2.erode(np.isin(maps.whole, [*group, hand]).astype(np.uint8), np.ones((5, 5))) > 0
+    contrast = np.full(len(maps.names), 0.05, np.float32)
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    hidden = Read(maps.names[hand], None, 0.0, "coloured only in part")
+
+    def covered(
+        reaching: np.ndarray, outlined: np.ndarray, around: dict[int, Read] | None = None
+    ) -> list[int]:
+        reads = blob_reads(maps, group, {hand: hidden, **(around or {})})
+        over = smooth | reaching
+        found = covered_cells(over, reaching, image, clear, maps, reads, contrast, outlined)
+        return [int(k) for k in np.flatnonzero(found)]
+
+    showing = np.ones(len(maps.names), bool)
+    # Their outlines show, and the cells around them are in plain view: hatching beside it.
+    assert covered(under_hand, showing) == [hand]
+    # A hand hides the outlines it lies over: cells that do not show theirs are under it...
+    faint = showing.copy()
+    faint[group[0]] = False
+    assert covered(under_hand, faint) == sorted([*group, hand])
+    # ...as are cells ringed by it...
+    ringed = np.isin(maps.whole, around) & ~np.isin(maps.whole, group)
+    assert covered(ringed, showing) == sorted([*group, *around])
+    # ...and cells beside one refused that nothing found lies over.
+    refused = {around[1]: Read(maps.names[around[1]], None, 0.0, "faint")}
+    assert covered(under_hand, showing, refused) == sorted([*group, hand])
 
 
 def test_a_cell_bordering_a_white_cup_at_one_edge_with_its_outline_showing_is_beside_it() -> None:

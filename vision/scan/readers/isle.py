@@ -67,7 +67,12 @@ from vision.scan.readers.isle_bright import (
     known_white,
     unseen_strokes,
 )
-from vision.scan.readers.isle_over import covered_cells, outline_contrast, over_sheet
+from vision.scan.readers.isle_over import (
+    covered_cells,
+    covering,
+    outline_contrast,
+    smooth_objects,
+)
 from vision.scan.readers.isle_sheet import (
     COARSE_PPM,
     EDGE_BLUR_MM,
@@ -847,7 +852,8 @@ class IsleReader:
         ys, xs, owner = ys[shown], xs[shown], maps.owner[shown]
         pixels, over, whites = image[ys, xs], clipped[ys, xs], paper.white[ys, xs]
         contrast = outline_contrast(image, maps)
-        things = over_sheet(image, clipped, paper.white, light.white, seen, maps)
+        reaching = covering(image, clipped, paper.white, seen, maps)
+        things = reaching | smooth_objects(image, clipped, seen, light.white, maps)
         # Beside a hand or a cup, what looks lit beyond the paper around may be the thing itself
         # (lit, while its shadow darkens the paper the white was measured on).
         beside = (
@@ -924,7 +930,7 @@ class IsleReader:
         # The sheet may be lit brighter than the card (see ``isle_bright``).
         lit = cell_means(whites, owner, count) * (CARD_SLACK if guessed.all() else 1.0)
         reads = unseen_strokes(reads, lit, maps.centres, ABSORB)
-        under = covered_cells(things, image, clipped, maps, reads, contrast, outlined)
+        under = covered_cells(things, reaching, image, clipped, maps, reads, contrast, outlined)
         return [
             Read(place, None, 0.0, f"{place}: outside the photo")
             if not visible[k]

@@ -16,7 +16,10 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   it too when it hides the printed grid and, if small, lies across several cells: a sliver of
   a cup's side (hatching keeps within its cell's outline, and shows it or its bare seams). A
   smooth region on the island alone that reaches only cells read cleanly as one pencil, ringed
-  by cells read cleanly, is that pencil's hatching, however plain blur leaves it.
+  by cells read cleanly, is that pencil's hatching, however plain blur leaves it; so are cells
+  of one pencil that it reaches at its edge, showing their outlines, when what lies beyond them
+  is in plain view (blurred hatching joins the smooth surface of a hand beside it, but a hand
+  hides the outlines it lies over).
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
   cup that looks like a pencil, or like paper; with the cells read alike around them (its rim),
   but for a cell that shows its outline (hatching or bare paper beside the cup), or that borders
@@ -52,6 +55,9 @@ FOREIGN_HUE = 0.06
 LEAST_BLOB = 30.0  # mm^2
 SAME_COLOUR = (0.08, 0.25)
 COVERED_SHARE = 0.03  # a cell this much under something is covered
+# Hatching beside a hand lies at its edge: at least this share of the cells around it are in
+# plain view (a cell the hand rings is under it).
+PLAIN_VIEW = 0.5
 # Smooth: window (mm), how much rougher than the margin's paper smooth may be, another hue
 # (log units) or darker than the brightest paper around (log units, within LIT_MM), the least
 # area (a cup is far larger), and how significant the outlines inside must be to show.
@@ -189,19 +195,7 @@ def smooth_blobs(
     clear = float(np.median(contrast[named])) if named.sum() >= LEAST_NAMED else np.inf
     beside = contrast >= BESIDE_OUTLINE * clear
     inside = np.zeros(len(reads), bool)
-    done = np.zeros(len(reads), bool)
-    for start in np.nonzero(plain)[0]:
-        if done[start]:
-            continue
-        group, todo = [], [int(start)]
-        done[start] = True
-        while todo:
-            k = todo.pop()
-            group.append(k)
-            for n in maps.neighbours[k]:
-                if plain[n] and not done[n] and reads[n].value == reads[k].value:
-                    done[n] = True
-                    todo.append(n)
+    for group in _alike_groups(plain, reads, maps):
         if len(group) >= SMOOTH_GROUP and not _shaped_like_cells(group, reads, outlined, maps):
             colour = reads[group[0]].value
             rim = [n for k in group for n in maps.neighbours[k] if reads[n].value == colour]
@@ -248,6 +242,47 @@ def _hatching(
         return False
     around = {n for k in cells for n in maps.neighbours[k]} - set(cells.tolist())
     return all(others[n] or reads[n].problem is None for n in around)
+
+
+def _alike_groups(members: Mask, reads: list[Read], maps: SheetMaps) -> list[list[int]]:
+    """The groups of adjacent ``members`` read alike (as one pencil, or as paper)."""
+    done = np.zeros(len(reads), bool)
+    groups = []
+    for start in np.flatnonzero(members):
+        if done[start]:
+            continue
+        group, todo = [], [int(start)]
+        done[start] = True
+        while todo:
+            k = todo.pop()
+            group.append(k)
+            for n in maps.neighbours[k]:
+                if members[n] and not done[n] and reads[n].value == reads[k].value:
+                    done[n] = True
+                    todo.append(n)
+        groups.append(group)
+    return groups
+
+
+def _hatching_beside(
+    share: NDArray[np.float64], held: Mask, outlined: Mask, reads: list[Read], maps: SheetMaps
+) -> Mask:
+    """The cells found under something only by its smooth surface (``share``: how much of each
+    it covers; ``held``: the cells what reaches the margin covers) that are hatching beside it:
+    groups of cells read cleanly as one pencil, every one showing its outline (``outlined``),
+    at the thing's edge: every cell around them held or in plain view (read cleanly, under
+    nothing found), and at least PLAIN_VIEW of them in plain view. Blurred hatching as smooth
+    as a hand beside it joins its surface; but a hand over a cell hides its outline (it reads
+    cleanly as a pencil too), and a cell it rings is under it."""
+    loose = (share >= COVERED_SHARE) & ~held
+    named = np.array([read.problem is None and read.value is not None for read in reads])
+    hatched = np.zeros(len(reads), bool)
+    for group in _alike_groups(loose & named & outlined, reads, maps):
+        around = list({n for k in group for n in maps.neighbours[k]} - set(group))
+        clear = [reads[n].problem is None and not loose[n] and not held[n] for n in around]
+        if all(held[around] | clear) and sum(clear) >= PLAIN_VIEW * len(around):
+            hatched[group] = True
+    return hatched
 
 
 def _roughness(image: Floats) -> Floats:
@@ -424,19 +459,9 @@ def _reaching(regions: Mask, near: Mask) -> Mask:
     return np.asarray(reached[labels], bool)
 
 
-def over_sheet(
-    image: Floats, clipped: Mask, white: Floats, paper: Floats, seen: Mask, maps: SheetMaps
-) -> Mask:
-    """Where a hand or a cup is found over the sheet, by where it reaches the margin or by its
-    smooth surface (``white``: the paper's white at every pixel; ``paper``: its colour, per
-    channel)."""
-    return covering(image, clipped, white, seen, maps) | smooth_objects(
-        image, clipped, seen, paper, maps
-    )
-
-
 def covered_cells(
     over: Mask,
+    reaching: Mask,
     image: Floats,
     clipped: Mask,
     maps: SheetMaps,
@@ -445,8 +470,8 @@ def covered_cells(
     outlined: Mask,
 ) -> Mask:
     """Per cell, whether a hand or a cup lies over it (``over``: where one was found over the
-    sheet; ``contrast``: how much each cell's outline shows; ``outlined``: whether it shows as
-    a cell's in plain view does)."""
+    sheet, ``reaching`` the part of it found by reaching the margin; ``contrast``: how much each
+    cell's outline shows; ``outlined``: whether it shows as a cell's in plain view does)."""
     count = len(maps.names)
     whole = maps.whole >= 0
     area = np.maximum(np.bincount(maps.whole[whole], minlength=count), 1)
@@ -469,6 +494,8 @@ def covered_cells(
             hatched[reached[label]] = True
             kept[label] = False
     share = np.asarray(covers[kept].sum(axis=0) / area, np.float64)
+    held = np.bincount(maps.whole[whole & reaching], minlength=count) / area >= COVERED_SHARE
+    share[_hatching_beside(share, held, outlined, reads, maps)] = 0.0
     # Cells of hatching found so show it as clearly as their outlines would.
     blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined | hatched)
     return blobs | (share >= COVERED_SHARE)
