@@ -182,6 +182,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5215, "one marker decoded, one named by its look, a third not: grid not lined up"),
         (8148, "brown cells beside a hand at the edge, blurred as smooth, taken for the hand"),
         (8809, "brown cells beside a red cup at the edge, blurred as smooth, taken for the cup"),
+        (8410, "a hand's shadow on bare cells taken for the hand it touches"),
+        (8819, "a hand's shadow on bare cells taken for the hand it touches"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(

@@ -366,10 +366,18 @@ def smooth_objects(
     shade = (blue + green + red) / 3.0
     lit = _brightest_around(shade)
     smooth = (rough < ROUGHER * noise) & seen
-    odd = smooth & (((hue > OTHER_HUE) & measured) | (shade < lit - DARKER))
-    odd = cv2.morphologyEx(odd.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=4)
-    sizes = stats[:, cv2.CC_STAT_AREA] / (SHEET_PPM * SHEET_PPM)
+    tinted = (hue > OTHER_HUE) & measured
+    odd = smooth & (tinted | (shade < lit - DARKER))
+    # Tinted and untinted pixels make parts of their own: a hand and the shadow it casts touch,
+    # and judged as one part, the grid showing through the shadow is lost in the hand.
+    labels, count = np.zeros(odd.shape, np.int32), 1
+    for kind in (odd & ~tinted, odd & tinted):
+        opened = cv2.morphologyEx(kind.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        parts, own = cv2.connectedComponents(opened, connectivity=4)
+        labels[own > 0] = own[own > 0] + count - 1
+        count += parts - 1
+    odd = labels > 0
+    sizes = np.bincount(labels.ravel(), minlength=count) / (SHEET_PPM * SHEET_PPM)
     if not (sizes[1:] >= LEAST_PART).any():
         return np.zeros(odd.shape, bool)  # no part large enough to be one, nor one to lie beside
     lines = np.asarray(
@@ -377,7 +385,7 @@ def smooth_objects(
     )
     # The printed grid as the line response sees it, and how clearly it shows on lit bare paper.
     grid = maps.line_grid
-    lit_paper = smooth & ~odd.astype(bool) & (hue < OTHER_HUE) & (shade > lit - LIT_PAPER)
+    lit_paper = smooth & ~odd & (hue < OTHER_HUE) & (shade > lit - LIT_PAPER)
     lit_response = _grid_response(lines, grid, lit_paper & (maps.whole >= 0), maps)
 
     def shows(part: Mask, coloured: bool) -> bool:
