@@ -184,6 +184,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8809, "brown cells beside a red cup at the edge, blurred as smooth, taken for the cup"),
         (8410, "a hand's shadow on bare cells taken for the hand it touches"),
         (8819, "a hand's shadow on bare cells taken for the hand it touches"),
+        (8640, "brown and red hatching blurred as smooth as a cup, all around in plain view"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -745,7 +746,7 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
     assert under_cup(blob_reads(maps, group, {edge: rim})) == []
 
 
-def test_a_smooth_thing_over_cells_of_one_pencil_that_ends_where_they_do_is_hatching() -> None:
+def test_a_smooth_thing_over_pencilled_cells_that_ends_where_they_do_is_hatching() -> None:
     maps, _, clear = bare_sheet()
     # Strong blur leaves three touching blue cells as smooth as a cup: found over the sheet,
     # inside their outlines.
@@ -763,6 +764,10 @@ def test_a_smooth_thing_over_cells_of_one_pencil_that_ends_where_they_do_is_hatc
 
     # Every cell it reaches is read as blue, every cell around as paper: hatching.
     assert covered(thing, blob_reads(maps, group, {})) == []
+    # So too where blur smooths cells of two pencils together: what tells a cup is the cells
+    # around it.
+    red = {group[0]: Read(maps.names[group[0]], "red", 0.9)}
+    assert covered(thing, blob_reads(maps, group, red)) == []
     # A cup is round: it lies in part over a cell around, which then reads as a mix or not at
     # all...
     edge = around[0]

@@ -15,8 +15,8 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   are larger than a few cells are one thing. A plain part across its rim from one is part of
   it too when it hides the printed grid and, if small, lies across several cells: a sliver of
   a cup's side (hatching keeps within its cell's outline, and shows it or its bare seams). A
-  smooth region on the island alone that reaches only cells read cleanly as one pencil, ringed
-  by cells read cleanly, is that pencil's hatching, however plain blur leaves it; so are cells
+  smooth region on the island alone that reaches only cells read cleanly as pencils, ringed
+  by cells read cleanly, is their hatching, however plain blur leaves it; so are cells
   of one pencil that it reaches at its edge, showing their outlines, when what lies beyond them
   is in plain view (blurred hatching joins the smooth surface of a hand beside it, but a hand
   hides the outlines it lies over).
@@ -231,14 +231,14 @@ def _hatching(
     cells: NDArray[np.intp], on_margin: bool, others: Mask, reads: list[Read], maps: SheetMaps
 ) -> bool:
     """Whether a thing found over the sheet is hatching that blur smoothed: it lies on the
-    island alone (not ``on_margin``), every cell it reaches (``cells``) is read cleanly as one
-    pencil, and every cell around those is read cleanly or lies under something else
-    (``others``). A cup is round: it lies in part over cells of other colours, or over bare
-    paper, which then read as a mix or not at all."""
+    island alone (not ``on_margin``), every cell it reaches (``cells``) is read cleanly as a
+    pencil (blur smooths neighbouring cells of two pencils together), and every cell around
+    those is read cleanly or lies under something else (``others``). A cup is round: it lies in
+    part over cells of other colours, or over bare paper, which then read as a mix or not at
+    all."""
     if len(cells) == 0 or on_margin:
         return False
-    colour = reads[cells[0]].value
-    if colour is None or any(reads[k].problem or reads[k].value != colour for k in cells):
+    if any(reads[k].problem or reads[k].value is None for k in cells):
         return False
     around = {n for k in cells for n in maps.neighbours[k]} - set(cells.tolist())
     return all(others[n] or reads[n].problem is None for n in around)
