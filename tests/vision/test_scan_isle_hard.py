@@ -185,6 +185,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8410, "a hand's shadow on bare cells taken for the hand it touches"),
         (8819, "a hand's shadow on bare cells taken for the hand it touches"),
         (8640, "brown and red hatching blurred as smooth as a cup, all around in plain view"),
+        (8202, "a red cell fitting red a little worse than the limit, far better than brown"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -473,6 +474,32 @@ def test_a_pencil_must_fit_as_clearly_better_than_the_next_as_asked() -> None:
     assert judge("cell (2,2)", lit_fit(1.0), 0, clearly=50.0).problem == (
         "cell (2,2): ambiguous green/blue"
     )
+
+
+def red_fit(red: float, brown: float) -> CellFit:
+    """One cell hatched red in plain view, red misfitting it by ``red`` and brown by ``brown``."""
+
+    def per_pencil(*values: float) -> np.ndarray:
+        return np.array(values, np.float32)[:, None]
+
+    return CellFit(
+        per_pencil(0.6, 0.6, 0.6, 0.6),
+        per_pencil(1.0, 1.0, 1.0, 1.0),
+        per_pencil(1.0, 1.0, 1.0, 1.0),
+        per_pencil(0.5, 0.5, brown, red),
+        per_pencil(1.0, 1.0, 1.0, 1.0),
+        per_pencil(0.3, 0.3, 0.3, 1e-4),
+        per_pencil(1e-3, 1e-3, 1e-3, 1e-3),
+    )
+
+
+def test_a_pencil_fitting_a_little_worse_than_the_limit_is_named_only_far_best() -> None:
+    # Red misfits 0.02 (the limit is 0.015), brown 0.12: six times worse. Named.
+    assert judge("cell (2,2)", red_fit(0.02, 0.12), 0) == Read("cell (2,2)", "red", 0.874)
+    # Brown only three times worse, or red misfitting 0.025: no pencil.
+    poorly = "cell (2,2): covered, or no pencil (red fits poorly)"
+    assert judge("cell (2,2)", red_fit(0.02, 0.06), 0).problem == poorly
+    assert judge("cell (2,2)", red_fit(0.025, 0.3), 0).problem == poorly
 
 
 def scattered_fit(red: float, brown: float) -> CellFit:
