@@ -476,8 +476,12 @@ def test_a_pencil_must_fit_as_clearly_better_than_the_next_as_asked() -> None:
     )
 
 
-def red_fit(red: float, brown: float) -> CellFit:
-    """One cell hatched red in plain view, red misfitting it by ``red`` and brown by ``brown``."""
+def red_cell_fit(
+    light: float, misfit: tuple[float, float], mean_misfit: tuple[float, float]
+) -> CellFit:
+    """One cell hatched red, lit ``light`` against its paper: brown and red misfit it by
+    ``misfit``, its mean colour lies ``mean_misfit`` off their lines, 1e-3 of which the scatter
+    explains (green and blue far off both ways)."""
 
     def per_pencil(*values: float) -> np.ndarray:
         return np.array(values, np.float32)[:, None]
@@ -485,12 +489,17 @@ def red_fit(red: float, brown: float) -> CellFit:
     return CellFit(
         per_pencil(0.6, 0.6, 0.6, 0.6),
         per_pencil(1.0, 1.0, 1.0, 1.0),
+        per_pencil(light, light, light, light),
+        per_pencil(0.5, 0.5, *misfit),
         per_pencil(1.0, 1.0, 1.0, 1.0),
-        per_pencil(0.5, 0.5, brown, red),
-        per_pencil(1.0, 1.0, 1.0, 1.0),
-        per_pencil(0.3, 0.3, 0.3, 1e-4),
+        per_pencil(0.3, 0.3, *mean_misfit),
         per_pencil(1e-3, 1e-3, 1e-3, 1e-3),
     )
+
+
+def red_fit(red: float, brown: float) -> CellFit:
+    """One cell hatched red in plain view, red misfitting it by ``red`` and brown by ``brown``."""
+    return red_cell_fit(1.0, (brown, red), (0.3, 1e-4))
 
 
 def test_a_pencil_fitting_a_little_worse_than_the_limit_is_named_only_far_best() -> None:
@@ -506,19 +515,7 @@ def scattered_fit(red: float, brown: float) -> CellFit:
     """One cell hatched red, lit darker than its paper, its pixels scattered so widely that red
     fits them hardly better than brown (misfits 0.017 and 0.019) and no pencil well; its mean
     colour ``red`` and ``brown`` off those pencils' lines, 1e-3 of which the scatter explains."""
-
-    def per_pencil(*values: float) -> np.ndarray:
-        return np.array(values, np.float32)[:, None]
-
-    return CellFit(
-        per_pencil(0.6, 0.6, 0.6, 0.6),
-        per_pencil(1.0, 1.0, 1.0, 1.0),
-        per_pencil(0.75, 0.75, 0.75, 0.75),
-        per_pencil(0.5, 0.5, 0.019, 0.017),
-        per_pencil(1.0, 1.0, 1.0, 1.0),
-        per_pencil(0.3, 0.3, brown, red),
-        per_pencil(1e-3, 1e-3, 1e-3, 1e-3),
-    )
+    return red_cell_fit(0.75, (0.019, 0.017), (brown, red))
 
 
 def test_a_scattered_cell_is_named_by_its_mean_colour_only_with_nothing_near_it() -> None:
