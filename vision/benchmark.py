@@ -280,10 +280,14 @@ def lighting_trial(
 
 
 def run_lighting_bench(
-    boards: int, seed: int, progress: Callable[[str], None] | None = None
+    boards: int,
+    seed: int,
+    progress: Callable[[str], None] | None = None,
+    games: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Cells and chips read right across colour temperatures and exposures, without and with
-    calibration (the colour reference card in the frame)."""
+    calibration (the colour reference card in the frame), for ``games`` (default: Isle and
+    Pigment Lab, the games whose colours are read)."""
     renderer, scanner = Renderer(), Scanner()
     scanner.prepare()
     rows: list[dict[str, Any]] = []
@@ -292,7 +296,7 @@ def run_lighting_bench(
             for ev in EXPOSURES_EV:
                 trials = [
                     lighting_trial(renderer, scanner, game, seed + k, kelvin, ev, calibrated)
-                    for game in LIGHTING_GAMES
+                    for game in games or LIGHTING_GAMES
                     for k in range(boards)
                 ]
                 total = sum(t.total for t in trials)
@@ -320,4 +324,9 @@ def run_lighting_bench(
             "wrong": sum(r["wrong"] for r in chosen),
             "confident_wrong_boards": sum(r["confident_wrong_boards"] for r in chosen),
         }
-    return {"suite": "vision-lighting", "rows": rows, "summary": summary}
+    return {
+        "suite": "vision-lighting",
+        "games": list(games or LIGHTING_GAMES),
+        "rows": rows,
+        "summary": summary,
+    }

@@ -208,9 +208,11 @@ def run_vision(args: argparse.Namespace) -> int:
 
 
 def run_lighting(args: argparse.Namespace, progress: Any) -> int:
-    from vision.benchmark import run_lighting_bench
+    from vision.benchmark import LIGHTING_GAMES, run_lighting_bench
 
-    results = run_lighting_bench(args.boards, args.seed, progress)
+    check_games(args.game, LIGHTING_GAMES, "no lighting bench for")
+    games = [name for name in LIGHTING_GAMES if name in args.game] if args.game else None
+    results = run_lighting_bench(args.boards, args.seed, progress, games)
     if sys.stderr.isatty():
         print(file=sys.stderr)
     print(

@@ -17,11 +17,14 @@ def check_range(value: float, lo: float, hi: float, option: str) -> None:
         raise AtelierError(f"{option}: {value} is out of range ({lo}..{hi})")
 
 
-def check_games(names: Sequence[str] | None, known: Sequence[str]) -> None:
-    """Refuse a ``--game`` that is not one of ``known`` with the same one-line error."""
+def check_games(
+    names: Sequence[str] | None, known: Sequence[str], unknown: str = "unknown game"
+) -> None:
+    """Refuse a ``--game`` that is not one of ``known`` with the same one-line error
+    (``unknown``: what the message calls such a game)."""
     for name in names or ():
         if name not in known:
-            raise AtelierError(f"--game: unknown game {name!r} (one of {', '.join(known)})")
+            raise AtelierError(f"--game: {unknown} {name!r} (one of {', '.join(known)})")
 
 
 def emit_json(data: Any) -> int:

@@ -127,6 +127,27 @@ def test_bench_vision_measures_only_the_games_asked_for() -> None:
     assert bad.stdout == ""
 
 
+def test_bench_vision_lighting_measures_only_the_games_asked_for(
+    tools: tuple[Renderer, Scanner],
+) -> None:
+    run = atelier(
+        "bench", "vision", "--lighting", "--boards", "1", "--seed", "50", "--game", "pigments"
+    )
+    assert run.status == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["games"] == ["pigments"]
+    # 5 colour temperatures x 3 exposures x 2 (card or not), each the chips of one palette.
+    chips = lighting_trial(*tools, "pigments", 50, 4500.0, 0.0, False).total
+    assert len(data["rows"]) == 30
+    assert {row["components"] for row in data["rows"]} == {chips}
+    bad = atelier("bench", "vision", "--lighting", "--game", "colorfield")
+    assert bad.status == 2
+    assert bad.stderr.strip().splitlines() == [
+        "atelier: --game: no lighting bench for 'colorfield' (one of isle, pigments)"
+    ]
+    assert bad.stdout == ""
+
+
 @pytest.mark.parametrize("game", ["isle", "pigments"])
 def test_a_blown_out_photo_is_refused_not_misread(
     tools: tuple[Renderer, Scanner], game: str
