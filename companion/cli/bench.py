@@ -170,8 +170,7 @@ def run_vision(args: argparse.Namespace) -> int:
     from vision.benchmark import GAMES, run_vision_bench
     from vision.render.envelope import Difficulty
 
-    check_games(args.game, GAMES)
-    games = [name for name in GAMES if name in args.game] if args.game else list(GAMES)
+    games = check_games(args.game, GAMES)
     levels = list(Difficulty) if args.difficulty == "all" else [Difficulty(args.difficulty)]
     tty = sys.stderr.isatty()
 
@@ -210,8 +209,7 @@ def run_vision(args: argparse.Namespace) -> int:
 def run_lighting(args: argparse.Namespace, progress: Any) -> int:
     from vision.benchmark import LIGHTING_GAMES, run_lighting_bench
 
-    check_games(args.game, LIGHTING_GAMES, "no lighting bench for")
-    games = [name for name in LIGHTING_GAMES if name in args.game] if args.game else None
+    games = check_games(args.game, LIGHTING_GAMES, "no lighting bench for")
     results = run_lighting_bench(args.boards, args.seed, progress, games)
     if sys.stderr.isatty():
         print(file=sys.stderr)

@@ -19,12 +19,14 @@ def check_range(value: float, lo: float, hi: float, option: str) -> None:
 
 def check_games(
     names: Sequence[str] | None, known: Sequence[str], unknown: str = "unknown game"
-) -> None:
-    """Refuse a ``--game`` that is not one of ``known`` with the same one-line error
-    (``unknown``: what the message calls such a game)."""
+) -> list[str]:
+    """The games ``--game`` chose (``names``), in the order of ``known``, every one when none
+    is named; one not in ``known`` is refused with the same one-line error (``unknown``: what
+    the message calls such a game)."""
     for name in names or ():
         if name not in known:
             raise AtelierError(f"--game: {unknown} {name!r} (one of {', '.join(known)})")
+    return [name for name in known if name in names] if names else list(known)
 
 
 def emit_json(data: Any) -> int:
