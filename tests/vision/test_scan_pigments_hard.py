@@ -343,7 +343,7 @@ def test_a_pans_well_hue_is_its_wells_not_a_cups_beside_it() -> None:
     }
     reader = ChipReader()
     hue = reader.well_hues({"medium-2": pan})["medium-2"]
-    assert np.allclose(hue, lab_8bit(well[:1])[0, 1:])
+    assert hue is not None and np.allclose(hue, lab_8bit(well[:1])[0, 1:])
     # So the slot whose well is mostly in view is read; the other is covered.
     ctx = moved_palette(0.0, 0.0)
     assert reader.chips(ctx, pan, hue, "medium-2", PanSize.MEDIUM) == ["TiO2"]
@@ -351,6 +351,48 @@ def test_a_pans_well_hue_is_its_wells_not_a_cups_beside_it() -> None:
     assert (
         problems["medium-2 window 1"] == "medium-2 window 1: covered (the well around it is hidden)"
     )
+
+
+def test_a_pan_whose_wells_show_far_lighter_than_the_others_is_under_something() -> None:
+    # A grey cup's inside over a whole pan is of the wells' hue and dark enough to pass for a
+    # well, but far lighter than the other pans' wells: a shadow would only darken them.
+    well, grey = _ink("well", 200), _pixels((150.0, 150.0, 150.0), 200)
+    white = _ink("TiO2", 60)
+    views = {
+        "small": {"small window 1": _slot(white, well)},
+        "medium-1": {"medium-1 window 1": _slot(white, 1.25 * well)},  # lit more brightly
+        "medium-2": {"medium-2 window 1": _slot(white, well)},
+        "large": {"large window 1": _slot(_pixels((150.0, 150.0, 150.0), 60), grey)},
+    }
+    reader = ChipReader()
+    hues = reader.well_hues(views)
+    assert hues["large"] is None
+    assert all(hues[pan] is not None for pan in ("small", "medium-1", "medium-2"))
+    ctx = moved_palette(0.0, 0.0)
+    assert reader.chips(ctx, views["large"], hues["large"], "large", PanSize.LARGE) == []
+    problems = {r.component: r.problem for r in ctx.reads}
+    assert problems["large window 1"] == (
+        "large window 1: covered (its well shows lighter than the others')"
+    )
+    assert reader.chips(ctx, views["medium-1"], hues["medium-1"], "medium-1", PanSize.MEDIUM) == [
+        "TiO2"
+    ]
+
+
+@pytest.mark.parametrize(
+    "seed, slots", [(10265, ("medium-2 window 2",)), (10777, ("large window 2", "large window 3"))]
+)
+def test_chips_under_a_grey_cups_inside_are_refused_not_read_as_bare_wells(
+    hard: Callable[[int], Scanned], seed: int, slots: tuple[str, ...]
+) -> None:
+    # A grey cup stands over the whole pan: its inside looked like bare wells.
+    scan = hard(seed)
+    for slot in slots:
+        assert slot in scan.hidden and scan.truth[slot] is not None
+        assert read(scan.seen, slot) == (
+            None,
+            f"{slot}: covered (its well shows lighter than the others')",
+        )
 
 
 @pytest.mark.parametrize("seed, slot", [(5349, "large window 3"), (5391, "medium-2 binder 1")])

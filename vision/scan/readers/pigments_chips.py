@@ -4,6 +4,7 @@ it and matched with the printed chip inks."""
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,6 +51,12 @@ WELL_AB = (8.0, 10.0)  # a*, b* reach from the wells' hue
 WELL_CAST_AB = 12.0
 WELL_MAX_L = 65.0
 WELL_SHOWS = 0.5
+# The wells are printed alike, and a shadow only darkens: a pan whose well-coloured pixels show
+# this much lighter (L*, medians) than the other pans' is under something pale of the wells'
+# hue (a grey cup's inside), which would read as bare wells. On 2,000 hard renders (seeds
+# 9000-10999), pans in plain view showed at most 20.6 lighter, a pan with one slot in view 23;
+# the three pans whose hidden slots were read wrongly so, 25.9 to 31.0.
+WELL_LIGHTER = 25.0
 # A chip's middle is one colour up to shading: this share of it within CHROMA_REACH (linear
 # chromaticity, which a shadow leaves alone) of its median, or something else lies across it.
 CHROMA_REACH = 0.05
@@ -158,25 +165,41 @@ class ChipReader:
         self.inks = np.stack([bgr_linear(chip) for chip in CHIPS])
         self.ink_luminance = self.inks @ LUMA_BGR
 
-    def well_hues(self, views: dict[str, dict[str, SlotView]]) -> dict[str, Floats]:
+    def well_hues(self, views: dict[str, dict[str, SlotView]]) -> dict[str, Floats | None]:
         """Each pan's well a*b* as this photo shows it: a light's colour that the white balance
         did not undo shifts it, and so may a white balance taken far away. It is the median of
         the pixels around the slots that are dark and within WELL_CAST_AB of the ink's hue, so
         that a hand or a cup beside some slots, far from it in hue, does not pull it away. Where
-        too few such pixels show, the wells' together, or else the ink's own."""
+        too few such pixels show, the wells' together, or else the ink's own. None for a pan
+        whose well-coloured pixels show WELL_LIGHTER than the other pans': its wells are hidden
+        under something pale of their hue."""
         ink = np.asarray(self.well[1:], np.float64)
 
-        def hue(around: list[Lab], fallback: Floats) -> Floats:
+        def well_like(around: list[Lab]) -> Lab:
             seen = np.concatenate([np.zeros((0, 3), np.float32), *around])
             near = (np.hypot(seen[:, 1] - ink[0], seen[:, 2] - ink[1]) <= WELL_CAST_AB) & (
                 seen[:, 0] <= WELL_MAX_L
             )
-            if np.count_nonzero(near) < MIN_PIXELS:
-                return fallback
-            return np.asarray(median(seen[near])[1:], np.float64)
+            return np.asarray(seen[near])
 
-        board = hue([v.around for pan in views.values() for v in pan.values()], ink)
-        return {name: hue([v.around for v in pan.values()], board) for name, pan in views.items()}
+        def hue(like: Lab, fallback: Floats) -> Floats:
+            return fallback if len(like) < MIN_PIXELS else np.asarray(median(like)[1:], np.float64)
+
+        pans = {name: well_like([v.around for v in pan.values()]) for name, pan in views.items()}
+        board = hue(np.concatenate([np.zeros((0, 3), np.float32), *pans.values()]), ink)
+        light = {
+            name: float(median(like)[0]) for name, like in pans.items() if len(like) >= MIN_PIXELS
+        }
+
+        def pale(name: str) -> bool:
+            others = [value for other, value in light.items() if other != name]
+            return (
+                name in light
+                and bool(others)
+                and light[name] - statistics.median(others) > WELL_LIGHTER
+            )
+
+        return {name: None if pale(name) else hue(like, board) for name, like in pans.items()}
 
     def chips(
         self,
@@ -194,8 +217,10 @@ class ChipReader:
             region = ctx.board.layout.region(slot)
             if ctx.face.coverage(region.shape) < MIN_SEEN:
                 read = SlotRead(None, 0.0, "outside the photo")
-            elif slot not in views or hue is None:
+            elif slot not in views:
                 read = SlotRead(None, 0.0, "its pan cannot be lined up with the print")
+            elif hue is None:
+                read = SlotRead(None, 0.0, "covered (its well shows lighter than the others')")
             else:
                 read = self._read_slot(views[slot], hue)
             problem = f"{slot}: {read.problem}" if read.problem else None
