@@ -171,8 +171,8 @@ class ChipReader:
         the pixels around the slots that are dark and within WELL_CAST_AB of the ink's hue, so
         that a hand or a cup beside some slots, far from it in hue, does not pull it away. Where
         too few such pixels show, the wells' together, or else the ink's own. None for a pan
-        whose well-coloured pixels show WELL_LIGHTER than the other pans': its wells are hidden
-        under something pale of their hue."""
+        whose well-coloured pixels show more than WELL_LIGHTER lighter than the other pans':
+        its wells are hidden under something pale of their hue."""
         ink = np.asarray(self.well[1:], np.float64)
 
         def well_like(around: list[Lab]) -> Lab:
