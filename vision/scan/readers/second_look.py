@@ -308,9 +308,8 @@ class SecondLook:
 
     def find(self, ctx: BoardContext, shape: Shape) -> Found | None:
         """The piece lying upright on ``shape`` (board mm), if its marker's cells name it
-        clearly."""
-        if not placed_well(ctx, shape):
-            return None
+        clearly. Callers first make sure the place is known well enough to look there
+        (``placed_well``): they report it unplaced, not as no piece."""
         centre = np.array(bounds(shape).centre) + self._offset
         reach = STRAY_MM + REACH_FACTOR * uncertainty_mm(ctx.board, (centre[0], centre[1]))
         # The search, and the marker's frame around it, stay within this much of the centre.
