@@ -182,24 +182,21 @@ class ChipReader:
             )
             return np.asarray(seen[near])
 
-        def hue(like: Lab, fallback: Floats) -> Floats:
-            return fallback if len(like) < MIN_PIXELS else np.asarray(median(like)[1:], np.float64)
-
         pans = {name: well_like([v.around for v in pan.values()]) for name, pan in views.items()}
-        board = hue(np.concatenate([np.zeros((0, 3), np.float32), *pans.values()]), ink)
-        light = {
-            name: float(median(like)[0]) for name, like in pans.items() if len(like) >= MIN_PIXELS
-        }
+        every = np.concatenate([np.zeros((0, 3), np.float32), *pans.values()])
+        board = np.asarray(median(every)[1:], np.float64) if len(every) >= MIN_PIXELS else ink
+        # Each pan's median well-coloured pixel (L*, a*, b*), where enough of them show.
+        middles = {name: median(like) for name, like in pans.items() if len(like) >= MIN_PIXELS}
 
-        def pale(name: str) -> bool:
-            others = [value for other, value in light.items() if other != name]
-            return (
-                name in light
-                and bool(others)
-                and light[name] - statistics.median(others) > WELL_LIGHTER
-            )
+        def hue(name: str) -> Floats | None:
+            if name not in middles:
+                return board
+            others = [float(m[0]) for other, m in middles.items() if other != name]
+            if others and float(middles[name][0]) - statistics.median(others) > WELL_LIGHTER:
+                return None
+            return np.asarray(middles[name][1:], np.float64)
 
-        return {name: None if pale(name) else hue(like, board) for name, like in pans.items()}
+        return {name: hue(name) for name in pans}
 
     def chips(
         self,
