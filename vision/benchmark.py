@@ -288,6 +288,7 @@ def run_lighting_bench(
     """Cells and chips read right across colour temperatures and exposures, without and with
     calibration (the colour reference card in the frame), for ``games`` (default: Isle and
     Pigment Lab, the games whose colours are read)."""
+    measured = list(games or LIGHTING_GAMES)
     renderer, scanner = Renderer(), Scanner()
     scanner.prepare()
     rows: list[dict[str, Any]] = []
@@ -296,7 +297,7 @@ def run_lighting_bench(
             for ev in EXPOSURES_EV:
                 trials = [
                     lighting_trial(renderer, scanner, game, seed + k, kelvin, ev, calibrated)
-                    for game in games or LIGHTING_GAMES
+                    for game in measured
                     for k in range(boards)
                 ]
                 total = sum(t.total for t in trials)
@@ -326,7 +327,7 @@ def run_lighting_bench(
         }
     return {
         "suite": "vision-lighting",
-        "games": list(games or LIGHTING_GAMES),
+        "games": measured,
         "rows": rows,
         "summary": summary,
     }
