@@ -41,6 +41,7 @@ from vision.scan.readers.isle import (
     unsure_white,
 )
 from vision.scan.readers.isle_over import covered_cells, smooth_blobs, smooth_objects
+from vision.scan.readers.isle_rims import BLUR_MM, WALL, cup_rims
 from vision.scan.readers.isle_sheet import SHEET_PPM, SheetMaps
 from vision.scan.rectify import rectify
 from vision.scan.registration import register
@@ -187,6 +188,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8202, "a red cell fitting red a little worse than the limit, far better than brown"),
         (8814, "a red cell a fifth under a hand read as brown, 2.4 times better than red"),
         (8820, "a red cell a tenth under a hand read as brown, 2.3 times better than red"),
+        (8014, "a red cell under a yellow cup's rim read as brown: only the coffee found"),
+        (8220, "a brown cell under a white cup's rim read as bare: only the coffee found"),
+        (8923, "a brown cell under a blue cup's rim read as blue: only the coffee found"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -736,6 +740,51 @@ def test_in_a_blurred_photo_a_white_cup_is_found_and_a_shadow_is_not() -> None:
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
     assert not smooth_objects(noisy(shadowed, 2), clear, seen, PAPER, maps).any()
+
+
+def rimmed_cup(face: np.ndarray, rim: tuple[float, float, float]) -> tuple[np.ndarray, ...]:
+    """``face`` with a cup's coffee 36 mm across and its rim (colour ``rim``) a wall's thickness
+    wide around it; the coffee, the rim's whole disc, and what lies clear of it."""
+    coffee = disc(face, (130, 100), 36)
+    whole = disc(face, (130, 100), round(36 * WALL))
+    with_cup = face.copy()
+    with_cup[whole] = rim
+    with_cup[coffee] = (25.0, 45.0, 70.0)
+    beyond = ~disc(face, (130, 100), round(36 * WALL + BLUR_MM) + 1)
+    return noisy(with_cup, 1), coffee, whole, beyond
+
+
+@pytest.mark.parametrize(
+    "rim", [(150.0, 90.0, 40.0), (90.0, 170.0, 200.0), tuple(float(v) for v in PAPER * 0.95)]
+)
+def test_a_cups_rim_around_its_coffee_is_found_with_it(rim: tuple[float, float, float]) -> None:
+    # Blue, yellow, or white (as plain as the paper around): a ring of one colour.
+    _, seen, _ = bare_sheet()
+    image, coffee, whole, beyond = rimmed_cup(hatched_face(5), rim)
+    found = cup_rims(coffee, seen, image)
+    assert found[whole].all()
+    assert not found[beyond].any()
+
+
+def test_a_round_hand_ringed_by_hatching_and_paper_has_no_rim() -> None:
+    _, seen, _ = bare_sheet()
+    face = hatched_face(5)
+    hand = disc(face, (130, 100), 36)
+    with_hand = face.copy()
+    with_hand[hand] = (95.0, 130.0, 190.0)
+    assert not cup_rims(hand, seen, noisy(with_hand, 1)).any()
+
+
+def test_a_cup_showing_less_than_half_its_rim_is_not_taken_for_one() -> None:
+    # A hand over a corner shows as little of its outline, over bare margin as plain as a rim.
+    _, seen, _ = bare_sheet()
+    image, coffee, whole, _ = rimmed_cup(hatched_face(5), (150.0, 90.0, 40.0))
+    cut = seen.copy()
+    cut[:, 124:] = False  # the photo ends a little short of the cup's middle
+    assert not cup_rims(coffee & cut, cut, image).any()
+    cut[:, 124:] = True
+    cut[:, :118] = False  # two thirds of it in the photo
+    assert cup_rims(coffee & cut, cut, image)[whole & cut].all()
 
 
 def touching_three(maps: SheetMaps) -> tuple[list[int], list[int]]:

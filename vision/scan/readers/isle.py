@@ -74,6 +74,7 @@ from vision.scan.readers.isle_over import (
     outline_contrast,
     smooth_objects,
 )
+from vision.scan.readers.isle_rims import cup_rims
 from vision.scan.readers.isle_sheet import (
     COARSE_PPM,
     EDGE_BLUR_MM,
@@ -865,6 +866,7 @@ class IsleReader:
         contrast = outline_contrast(image, maps)
         reaching = covering(image, clipped, paper.white, seen, maps)
         things = reaching | smooth_objects(image, clipped, seen, light.white, maps)
+        things |= cup_rims(things, seen, image)
         # Beside a hand or a cup, what looks lit beyond the paper around may be the thing itself
         # (lit, while its shadow darkens the paper the white was measured on).
         beside = (

@@ -1,0 +1,119 @@
+"""A cup's rim over an Isle of Colors sheet.
+
+A cup's inside (its coffee, or its shaded inner wall) is found over the sheet as a smooth
+surface (``isle_over``), and it is round. Its rim rings it, a wall's thickness wide and one
+colour all round, and is easily missed: a ring a few millimetres wide is not smooth over a
+window as wide, and a white rim is as plain as paper. The rim stands above the table, parallel
+to it, so the sheet's view (the table's plane) shows it as a circle too: the camera maps one
+plane to the other parallel to it by a scaling about the point below the camera.
+
+A hand is found as a smooth surface too, and may be as round; but what lies around it (paper
+and hatching, lit and in its shadow) is no ring of one colour, and a hand reaching over a
+corner shows less than half of its outline on the sheet.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask
+
+LEAST_OPENING = 300.0  # mm^2 of a surface found before it may be a cup's inside
+RADII = (20.0, 70.0)  # mm: a cup's opening, as the table's plane shows it
+FITS = 2.5  # mm: its outline lies this close to the circle fitted to it...
+ROUND = 0.8  # ...at this share of its points (a hand's outline bulges at the fingers)
+CLEAR_MM = 2.0  # outline points this close to the view's edge or to unseen paper are cut
+# The rim: a wall about an eighth of the radius thick (its radius 1 / 0.88 of the inside's),
+# and a pixel or two of blur beyond it.
+WALL = 1.0 / 0.88
+BLUR_MM = 2.0
+# Sampled in RING_SECTORS sectors of its middle (RING_INSET clear of either edge), of which at
+# least LEAST_SECTORS in view: their median colours (log units) all but a few within
+# RING_SPREAD of theirs, which differs from the inside's by RING_STEP at least.
+RING_INSET = 1.5  # mm
+RING_SECTORS = 24
+LEAST_SECTORS = 13
+LEAST_SECTOR_PX = 5
+RING_SPREAD = 0.2
+SPREAD_SHARE = 80.0  # percentile of the sectors
+RING_STEP = 0.15
+
+
+def cup_rims(things: Mask, seen: Mask, image: Floats) -> Mask:
+    """Where the rims of the cups whose insides are among ``things`` (what was found over the
+    sheet) lie, their insides with them; ``seen``: the sheet's pixels in the photo."""
+    rims = np.zeros(things.shape, bool)
+    cut = np.ones(things.shape, np.uint8)
+    cut[1:-1, 1:-1] = 0
+    cut |= (~seen).astype(np.uint8)
+    clear = round(2 * CLEAR_MM * SHEET_PPM) | 1
+    near_cut = cv2.dilate(cut, np.ones((clear, clear), np.uint8)) > 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        things.astype(np.uint8), connectivity=8
+    )
+    for label in range(1, count):
+        if stats[label, cv2.CC_STAT_AREA] < LEAST_OPENING * SHEET_PPM * SHEET_PPM:
+            continue
+        circle = _round_outline((labels == label).astype(np.uint8), near_cut)
+        if circle is None:
+            continue
+        x, y, radius = circle
+        if _ringed(image, seen & ~near_cut, x, y, radius):
+            outer = radius * WALL + BLUR_MM * SHEET_PPM
+            cv2.circle(rims.view(np.uint8), (round(x), round(y)), round(outer), 1, -1)
+    return rims
+
+
+def _round_outline(part: np.ndarray, near_cut: Mask) -> tuple[float, float, float] | None:
+    """The circle (x, y, radius in px) that the outline of ``part``, where it is not cut by the
+    view (``near_cut``), follows; None if it is not round or not a cup's size."""
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    points = np.vstack([c.reshape(-1, 2) for c in contours]).astype(np.float64)
+    points = points[~near_cut[points[:, 1].astype(int), points[:, 0].astype(int)]]
+    if len(points) < 2 * RADII[0] * SHEET_PPM:
+        return None
+    xs, ys = points[:, 0], points[:, 1]
+    # Least squares on x^2 + y^2 = 2ax + 2by + c: the circle through the points, in one solve.
+    (a2, b2, c), *_ = np.linalg.lstsq(
+        np.column_stack([xs, ys, np.ones_like(xs)]), xs * xs + ys * ys, rcond=None
+    )
+    x, y = a2 / 2.0, b2 / 2.0
+    radius = float(np.sqrt(max(c + x * x + y * y, 0.0)))
+    if not RADII[0] * SHEET_PPM <= radius <= RADII[1] * SHEET_PPM:
+        return None
+    off = np.abs(np.hypot(xs - x, ys - y) - radius)
+    if (off <= FITS * SHEET_PPM).mean() < ROUND:
+        return None
+    return float(x), float(y), radius
+
+
+def _ringed(image: Floats, usable: Mask, x: float, y: float, radius: float) -> bool:
+    """Whether a ring of one colour, other than the inside's, lies a wall's thickness wide
+    around the circle (x, y, radius in px), where ``usable``."""
+    outer = radius * WALL
+    h, w = usable.shape
+    x0, y0 = max(0, int(x - outer) - 1), max(0, int(y - outer) - 1)
+    x1, y1 = min(w, int(x + outer) + 2), min(h, int(y + outer) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    rows, cols = np.mgrid[y0:y1, x0:x1]
+    dx, dy = cols - x, rows - y
+    apart = np.hypot(dx, dy)
+    logs = np.log(np.maximum(image[y0:y1, x0:x1], 8.0))
+    near = usable[y0:y1, x0:x1]
+    inset = RING_INSET * SHEET_PPM
+    inside = near & (apart <= 0.7 * radius)
+    ring = near & (apart >= radius + inset) & (apart <= outer - inset)
+    sector = ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * RING_SECTORS).astype(int)
+    sector = np.minimum(sector, RING_SECTORS - 1)[ring]
+    colours = logs[ring]
+    sizes = np.bincount(sector, minlength=RING_SECTORS)
+    kept = np.flatnonzero(sizes >= LEAST_SECTOR_PX)
+    if len(kept) < LEAST_SECTORS or inside.sum() < LEAST_SECTOR_PX:
+        return False
+    medians = np.array([np.median(colours[sector == k], axis=0) for k in kept])
+    middle = np.median(medians, axis=0)
+    spread = float(np.percentile(np.abs(medians - middle).max(axis=1), SPREAD_SHARE))
+    step = float(np.abs(middle - np.median(logs[inside], axis=0)).max())
+    return spread <= RING_SPREAD and step >= RING_STEP
