@@ -40,7 +40,12 @@ from vision.scan.readers.isle import (
     paper_map,
     unsure_white,
 )
-from vision.scan.readers.isle_over import covered_cells, smooth_blobs, smooth_objects
+from vision.scan.readers.isle_over import (
+    _hue_edges,
+    covered_cells,
+    smooth_blobs,
+    smooth_objects,
+)
 from vision.scan.readers.isle_rims import BLUR_MM, WALL, cup_rims
 from vision.scan.readers.isle_sheet import SHEET_PPM, SheetMaps
 from vision.scan.rectify import rectify
@@ -191,6 +196,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8014, "a red cell under a yellow cup's rim read as brown: only the coffee found"),
         (8220, "a brown cell under a white cup's rim read as bare: only the coffee found"),
         (8923, "a brown cell under a blue cup's rim read as blue: only the coffee found"),
+        (8118, "red hatching blurred smooth beside a yellow cup taken for part of the cup"),
+        (8402, "green hatching blurred smooth beside a yellow cup taken for part of the cup"),
+        (8614, "blue hatching blurred smooth beside a blue cup's coffee taken for the cup"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -740,6 +748,25 @@ def test_in_a_blurred_photo_a_white_cup_is_found_and_a_shadow_is_not() -> None:
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
     assert not smooth_objects(noisy(shadowed, 2), clear, seen, PAPER, maps).any()
+
+
+def test_one_hue_ends_where_another_begins_but_not_in_shade_or_in_the_dark() -> None:
+    # A yellow cup beside red hatching blurred smooth: an edge between them. A cup's side
+    # shaded from one end to the other, or its coffee in noise, has none.
+    face = np.zeros((60, 120, 3), np.float32)
+    face[:, :60] = (90.0, 170.0, 200.0)
+    face[:, 60:] = (70.0, 70.0, 190.0)
+    face[:, :, :] *= np.linspace(1.0, 0.6, 120, dtype=np.float32)[None, :, None]
+    face = np.asarray(cv2.GaussianBlur(face, (0, 0), 1.5), np.float32)
+    edges = hue_edges(face)
+    assert edges[:, 58:62].all()
+    assert not edges[:, :54].any() and not edges[:, 66:].any()
+    assert not hue_edges(noisy(np.full((60, 120, 3), (25.0, 45.0, 70.0), np.float32), 3)).any()
+
+
+def hue_edges(image: np.ndarray) -> np.ndarray:
+    blue, green, red = (np.log(np.maximum(image[:, :, c], 8.0)) for c in range(3))
+    return _hue_edges(blue, green, red, (blue + green + red) / 3.0)
 
 
 def rimmed_cup(face: np.ndarray, rim: tuple[float, float, float]) -> tuple[np.ndarray, ...]:

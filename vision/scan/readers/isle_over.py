@@ -10,16 +10,17 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   darker than the paper around it, with no printed outline showing inside it, is part of
   something over the sheet (a shadow is as smooth, but the outlines show through it: through a
   region of the paper's hue, the printed grid's own pattern must show about as strongly as on
-  the lit bare paper, however faint blur leaves it there; a white cup hides it). Such
-  parts close together (a cup's side and its coffee, parted by the rim's edge) that together
-  are larger than a few cells are one thing. A plain part across its rim from one is part of
-  it too when it hides the printed grid and, if small, lies across several cells: a sliver of
-  a cup's side (hatching keeps within its cell's outline, and shows it or its bare seams). A
-  smooth region on the island alone that reaches only cells read cleanly as pencils, ringed
-  by cells read cleanly, is their hatching, however plain blur leaves it; so are cells
-  of one pencil that it reaches at its edge, showing their outlines, when what lies beyond them
-  is in plain view (blurred hatching joins the smooth surface of a hand beside it, but a hand
-  hides the outlines it lies over).
+  the lit bare paper, however faint blur leaves it there; a white cup hides it). A part is of
+  one hue: blurred hatching as smooth as a cup of another colour beside it is a part of its
+  own, and shows its outlines. Such parts close together (a cup's side and its coffee, parted
+  by the rim's edge) that together are larger than a few cells are one thing. A plain part
+  across its rim from one is part of it too when it hides the printed grid and, if small, lies
+  across several cells: a sliver of a cup's side (hatching keeps within its cell's outline,
+  and shows it or its bare seams). A smooth region on the island alone that reaches only cells
+  read cleanly as pencils, ringed by cells read cleanly, is their hatching, however plain blur
+  leaves it; so are cells of one pencil that it reaches at its edge, showing their outlines,
+  when what lies beyond them is in plain view (blurred hatching joins the smooth surface of a
+  hand beside it, but a hand hides the outlines it lies over).
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
   cup that looks like a pencil, or like paper; with the cells read alike around them (its rim),
   but for a cell that shows its outline (hatching or bare paper beside the cup), or that borders
@@ -69,6 +70,11 @@ DARKER = 0.1
 LIT_MM = 41  # odd: centred
 LEAST_OBJECT = 1000.0  # mm^2
 LEAST_PART = 800.0  # mm^2: a part of one, such as a cup's side seen beside its coffee
+# Where the hue changes this much per mm (log units, smoothed over EDGE_SIGMA), on a surface
+# lit at least HUE_LIT (grey levels), one tinted surface ends and another begins.
+HUE_EDGE = 0.06
+EDGE_SIGMA = 1.0  # mm
+HUE_LIT = 60.0
 # Across a cup's rim (ACROSS_RIM_MM) from such a thing, a plain part is part of it too when it
 # hides the printed grid (it shows there at most SIDE_GRID as clearly as on lit bare paper, where
 # hatching shows it as clearly, or its bare seams): a sliver of the cup's side beside its
@@ -369,9 +375,12 @@ def smooth_objects(
     tinted = (hue > OTHER_HUE) & measured
     odd = smooth & (tinted | (shade < lit - DARKER))
     # Tinted and untinted pixels make parts of their own: a hand and the shadow it casts touch,
-    # and judged as one part, the grid showing through the shadow is lost in the hand.
+    # and judged as one part, the grid showing through the shadow is lost in the hand. Tinted
+    # pixels of two hues make parts of their own too: a yellow cup and the red hatching that
+    # blur leaves as smooth beside it touch, and judged as one part, the cells' outlines
+    # showing through the hatching are lost in the cup.
     labels, count = np.zeros(odd.shape, np.int32), 1
-    for kind in (odd & ~tinted, odd & tinted):
+    for kind in (odd & ~tinted, odd & tinted & ~_hue_edges(blue, green, red, shade)):
         opened = cv2.morphologyEx(kind.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         parts, own = cv2.connectedComponents(opened, connectivity=4)
         labels[own > 0] = own[own > 0] + count - 1
@@ -433,6 +442,20 @@ def smooth_objects(
             sides |= part
     over |= _reaching(sides, near)
     return cv2.dilate(over.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
+
+def _hue_edges(blue: Floats, green: Floats, red: Floats, shade: Floats) -> Mask:
+    """Where the hue changes by HUE_EDGE (log units) per mm or more, on surfaces lit at least
+    HUE_LIT (a dark surface's hue is mostly noise: coffee's would cut it up)."""
+    steepest = np.zeros(shade.shape, np.float32)
+    for plane in (blue - green, red - green):
+        smoothed = cv2.GaussianBlur(plane, (0, 0), EDGE_SIGMA * SHEET_PPM)
+        # A 3x3 Sobel kernel gives 8 times the slope: scaled back to it.
+        dx = cv2.Sobel(smoothed, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+        dy = cv2.Sobel(smoothed, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+        steepest = np.maximum(steepest, cv2.magnitude(dx, dy))
+    lit = cv2.GaussianBlur(shade, (0, 0), EDGE_SIGMA * SHEET_PPM) > float(np.log(HUE_LIT))
+    return np.asarray((steepest > HUE_EDGE / SHEET_PPM) & lit, bool)
 
 
 def _across_cells(part: Mask, maps: SheetMaps) -> bool:
