@@ -47,7 +47,7 @@ from vision.scan.readers.isle_over import (
     smooth_objects,
 )
 from vision.scan.readers.isle_rims import BLUR_MM, WALL, cup_rims
-from vision.scan.readers.isle_sheet import SHEET_PPM, SheetMaps
+from vision.scan.readers.isle_sheet import SHEET_PPM, SheetMaps, log_planes
 from vision.scan.rectify import rectify
 from vision.scan.registration import register
 from vision.scan.scanner import Scanner
@@ -765,8 +765,8 @@ def test_one_hue_ends_where_another_begins_but_not_in_shade_or_in_the_dark() -> 
 
 
 def hue_edges(image: np.ndarray) -> np.ndarray:
-    blue, green, red = (np.log(np.maximum(image[:, :, c], 8.0)) for c in range(3))
-    return _hue_edges(blue, green, red, (blue + green + red) / 3.0)
+    blue, green, red = log_planes(image)
+    return _hue_edges((blue - green, red - green), (blue + green + red) / 3.0)
 
 
 def rimmed_cup(face: np.ndarray, rim: tuple[float, float, float]) -> tuple[np.ndarray, ...]:

@@ -365,9 +365,10 @@ def smooth_objects(
     around = rough[quiet] if quiet.sum() > LEAST_LINE_PX else rough
     noise = max(float(np.median(around)), QUIETEST)
     blue, green, red = log_planes(image)
+    hues = (blue - green, red - green)
     hue = np.maximum(
-        np.abs(blue - green - float(np.log(white[0] / white[1]))),
-        np.abs(red - green - float(np.log(white[2] / white[1]))),
+        np.abs(hues[0] - float(np.log(white[0] / white[1]))),
+        np.abs(hues[1] - float(np.log(white[2] / white[1]))),
     )
     shade = (blue + green + red) / 3.0
     lit = _brightest_around(shade)
@@ -380,7 +381,7 @@ def smooth_objects(
     # blur leaves as smooth beside it touch, and judged as one part, the cells' outlines
     # showing through the hatching are lost in the cup.
     labels, count = np.zeros(odd.shape, np.int32), 1
-    for kind in (odd & ~tinted, odd & tinted & ~_hue_edges(blue, green, red, shade)):
+    for kind in (odd & ~tinted, odd & tinted & ~_hue_edges(hues, shade)):
         opened = cv2.morphologyEx(kind.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         parts, own = cv2.connectedComponents(opened, connectivity=4)
         labels[own > 0] = own[own > 0] + count - 1
@@ -444,11 +445,12 @@ def smooth_objects(
     return cv2.dilate(over.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
 
 
-def _hue_edges(blue: Floats, green: Floats, red: Floats, shade: Floats) -> Mask:
-    """Where the hue changes by HUE_EDGE (log units) per mm or more, on surfaces lit at least
-    HUE_LIT (a dark surface's hue is mostly noise: coffee's would cut it up)."""
+def _hue_edges(hues: tuple[Floats, Floats], shade: Floats) -> Mask:
+    """Where the hue (``hues``: log blue and red less log green) changes by HUE_EDGE (log
+    units) per mm or more, on surfaces lit at least HUE_LIT (``shade``: mean log channel; a dark
+    surface's hue is mostly noise: coffee's would cut it up)."""
     steepest = np.zeros(shade.shape, np.float32)
-    for plane in (blue - green, red - green):
+    for plane in hues:
         smoothed = cv2.GaussianBlur(plane, (0, 0), EDGE_SIGMA * SHEET_PPM)
         # A 3x3 Sobel kernel gives 8 times the slope: scaled back to it.
         dx = cv2.Sobel(smoothed, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)

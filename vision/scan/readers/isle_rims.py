@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask
+from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask, log_planes
 
 LEAST_OPENING = 300.0  # mm^2 of a surface found before it may be a cup's inside
 RADII = (20.0, 70.0)  # mm: a cup's opening, as the table's plane shows it
@@ -100,7 +100,7 @@ def _ringed(image: Floats, usable: Mask, x: float, y: float, radius: float) -> b
     rows, cols = np.mgrid[y0:y1, x0:x1]
     dx, dy = cols - x, rows - y
     apart = np.hypot(dx, dy)
-    logs = np.log(np.maximum(image[y0:y1, x0:x1], 8.0))
+    logs = np.dstack(log_planes(image[y0:y1, x0:x1]))
     near = usable[y0:y1, x0:x1]
     inset = RING_INSET * SHEET_PPM
     inside = near & (apart <= 0.7 * radius)
