@@ -567,6 +567,18 @@ def test_a_board_seen_by_one_marker_reads_the_pans_lined_up_as_its_sure_end_pan(
     )
 
 
+def test_a_board_seen_by_one_marker_whose_four_pans_line_up_alike_is_read(
+    hard: Callable[[int], Scanned],
+) -> None:
+    # A cup over part of every pan: neither end pan lines up beyond doubt, but all four line up,
+    # within a millimetre of one another. The slots in plain view are read.
+    scan = hard(9354)
+    assert scan.decoded() == {99}
+    assert scan.misread() == []
+    assert read(scan.seen, "large window 3") == (scan.truth["large window 3"], None)
+    assert read(scan.seen, "small binder 1") == (scan.truth["small binder 1"], None)
+
+
 @pytest.mark.parametrize("seed, slot", [(9105, "large binder 1"), (9996, "medium-1 window 2")])
 def test_a_pale_chip_whose_colour_leads_the_other_pale_ink_by_three_is_named(
     hard: Callable[[int], Scanned], seed: int, slot: str

@@ -59,7 +59,8 @@ def pan_shifts(ctx: BoardContext, prints: Mapping[str, PanPrint]) -> dict[str, S
     that cannot be (much of it hidden) takes the shift its lined-up neighbours point to.
     None: no pan lined up, a shift beyond the reach of lining up where the pan does not line
     up itself, or a pan not lined up itself on a board seen by one marker whose pans do not
-    agree enough to draw a line through."""
+    agree enough to draw a line through (an end pan lined up beyond doubt, or all four pans
+    lined up alike)."""
     pans = [pan for pan, _ in PAN_ORDER]
     ends = (pans[0], pans[-1])
     found = {pan: _align(ctx, prints[pan]) for pan in ends}
@@ -87,11 +88,14 @@ def pan_shifts(ctx: BoardContext, prints: Mapping[str, PanPrint]) -> dict[str, S
     # A board seen by one marker alone may be placed far off, where a pan can match its
     # neighbour's slots one pitch away, or a whole twin pan: an end pan, whose shape no other
     # pan shares, must be lined up beyond doubt, and the other end too unless three or more
-    # pans agree. Short of that, only pans lined up as that end pan is are placed: a pan that
-    # matched its twin or its neighbour's slots would lie a pitch from it, and where the others
-    # lie is not known well enough to draw a line to.
+    # pans agree, or else every pan must line up, all at one shift: pans of three shapes
+    # matching a pitch off would not all lie alike. Short of that, only pans lined up as a sure
+    # end pan is are placed: a pan that matched its twin or its neighbour's slots would lie a
+    # pitch from it, and where the others lie is not known well enough to draw a line to.
     sure = [pan for pan in ends if pan in good and found[pan][2] >= ALIGN_SURE]
-    if len(ctx.board.marker_ids) < 2 and not (sure and (len(good) >= 3 or len(sure) == 2)):
+    alike = len(good) == len(pans) and all(_agree(good[pans[0]], g) for g in good.values())
+    trusted = alike or (sure and (len(good) >= 3 or len(sure) == 2))
+    if len(ctx.board.marker_ids) < 2 and not trusted:
         good = {pan: g for pan, g in good.items() if any(_agree(g, good[end]) for end in sure)}
         pans = [pan for pan in pans if pan in good]
     shifts: dict[str, Shift | None] = dict.fromkeys(pan for pan, _ in PAN_ORDER)
