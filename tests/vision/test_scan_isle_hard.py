@@ -199,6 +199,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8118, "red hatching blurred smooth beside a yellow cup taken for part of the cup"),
         (8402, "green hatching blurred smooth beside a yellow cup taken for part of the cup"),
         (8614, "blue hatching blurred smooth beside a blue cup's coffee taken for the cup"),
+        (8937, "a green cell under a white cup's side, found only in part, read as bare"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -812,6 +813,43 @@ def test_a_cup_showing_less_than_half_its_rim_is_not_taken_for_one() -> None:
     cut[:, 124:] = True
     cut[:, :118] = False  # two thirds of it in the photo
     assert cup_rims(coffee & cut, cut, image)[whole & cut].all()
+
+
+@pytest.mark.parametrize(
+    "rim", [(150.0, 90.0, 40.0), tuple(float(v) for v in PAPER * 0.95)], ids=["blue", "white"]
+)
+def test_a_cups_side_between_its_rim_and_the_part_of_it_found_is_the_cups(
+    rim: tuple[float, float, float],
+) -> None:
+    # The side leans from the rim towards its base (a circle 41 mm down and right). Only the
+    # coffee and the side's far end were found (the rest of a white side, in the cup's shadow,
+    # looks like paper); a hand, found too, touches the side there.
+    _, seen, _ = bare_sheet()
+    face = hatched_face(5)
+    top = disc(face, (130, 100), round(36 * WALL))
+    body = cv2.convexHull(
+        np.vstack(
+            [
+                cv2.ellipse2Poly((130, 100), (round(36 * WALL),) * 2, 0, 0, 360, 5),
+                cv2.ellipse2Poly((160, 128), (35, 35), 0, 0, 360, 5),
+            ]
+        )
+    )
+    cup = np.zeros(face.shape[:2], np.uint8)
+    cv2.fillConvexPoly(cup, body, 1)
+    side = (cup > 0) & ~top
+    hand = disc(face, (215, 165), 30) & ~(cup > 0)
+    with_cup = face.copy()
+    with_cup[side] = np.asarray(rim, np.float32) * 0.8
+    with_cup[hand] = (95.0, 130.0, 190.0)
+    image, coffee, _, _ = rimmed_cup(with_cup, rim)
+    rows, cols = np.mgrid[: face.shape[0], : face.shape[1]]
+    # From the rim's edge along the lean (41 mm from its middle) on: the side's far end.
+    far_end = side & ((cols - 130) * 30 + (rows - 100) * 28 >= 38 * np.hypot(30, 28))
+    found = cup_rims(coffee | far_end | hand, seen, image)
+    within = cv2.erode(cup, np.ones((7, 7), np.uint8)) > 0
+    assert found[within].all()
+    assert not found[hand & (cv2.dilate(cup, np.ones((9, 9), np.uint8)) == 0)].any()
 
 
 def touching_three(maps: SheetMaps) -> tuple[list[int], list[int]]:

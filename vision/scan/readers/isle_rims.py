@@ -10,6 +10,12 @@ plane to the other parallel to it by a scaling about the point below the camera.
 A hand is found as a smooth surface too, and may be as round; but what lies around it (paper
 and hatching, lit and in its shadow) is no ring of one colour, and a hand reaching over a
 corner shows less than half of its outline on the sheet.
+
+Below the rim, the cup's side reaches down to the table, leaning one way from the rim (towards
+the point below the camera): the sheet's view shows the cup as the hull of two circles, its rim
+and its base, which is convex. What is found of the side may be only part of it (the lower part
+of a white side, in the cup's own shadow, looks like paper); all that lies between the rim and
+the parts of the side found is the cup's too.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask, log_planes
+from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask, disc, log_planes
 
 LEAST_OPENING = 300.0  # mm^2 of a surface found before it may be a cup's inside
 RADII = (20.0, 70.0)  # mm: a cup's opening, as the table's plane shows it
@@ -38,11 +44,23 @@ LEAST_SECTOR_PX = 5
 RING_SPREAD = 0.2
 SPREAD_SHARE = 80.0  # percentile of the sectors
 RING_STEP = 0.15
+# The side: found surfaces of the rim's hue (within SIDE_HUE in log units: a hand touching the
+# cup is of another), at least SIDE_WIDTH_MM wide (a hand's blurred edge can pass through the
+# rim's hue in a thin band), reaching the rim's blurred edge, within SIDE_REACH radii of its
+# middle, on the side they lean to and within a radius of that line (a cup's side is no wider
+# than its rim).
+# The hull of those and the rim, less SIDE_TRIM_MM all round (the blur around what was found),
+# is the cup's.
+SIDE_HUE = 0.15
+SIDE_WIDTH_MM = 2.0
+SIDE_REACH = 2.0
+SIDE_TRIM_MM = 2.0
 
 
 def cup_rims(things: Mask, seen: Mask, image: Floats) -> Mask:
     """Where the rims of the cups whose insides are among ``things`` (what was found over the
-    sheet) lie, their insides with them; ``seen``: the sheet's pixels in the photo."""
+    sheet) lie, their insides and all between them and what was found of their sides with them;
+    ``seen``: the sheet's pixels in the photo."""
     rims = np.zeros(things.shape, bool)
     cut = np.ones(things.shape, np.uint8)
     cut[1:-1, 1:-1] = 0
@@ -59,10 +77,50 @@ def cup_rims(things: Mask, seen: Mask, image: Floats) -> Mask:
         if circle is None:
             continue
         x, y, radius = circle
-        if _ringed(image, seen & ~near_cut, x, y, radius):
+        ring = _ring_colour(image, seen & ~near_cut, x, y, radius)
+        if ring is not None:
             outer = radius * WALL + BLUR_MM * SHEET_PPM
             cv2.circle(rims.view(np.uint8), (round(x), round(y)), round(outer), 1, -1)
+            rims |= _cup_body(things, image, ring, (x, y), radius * WALL)
     return rims
+
+
+def _cup_body(
+    things: Mask, image: Floats, ring: Floats, centre: tuple[float, float], rim: float
+) -> Mask:
+    """The hull of a cup's rim (``centre`` and radius ``rim`` in px, of colour ``ring`` in log
+    units) and what was found of its side among ``things``, trimmed of the blur around them."""
+    body = np.zeros(things.shape, bool)
+    h, w = things.shape
+    x, y = centre
+    reach = SIDE_REACH * rim
+    x0, y0 = max(0, int(x - reach)), max(0, int(y - reach))
+    x1, y1 = min(w, int(x + reach) + 2), min(h, int(y + reach) + 2)
+    rows, cols = np.mgrid[y0:y1, x0:x1]
+    dx, dy = cols - x, rows - y
+    apart = np.hypot(dx, dy)
+    blue, green, red = log_planes(image[y0:y1, x0:x1])
+    alike = (np.abs(blue - green - (ring[0] - ring[1])) <= SIDE_HUE) & (
+        np.abs(red - green - (ring[2] - ring[1])) <= SIDE_HUE
+    )
+    side = (things[y0:y1, x0:x1] & alike).astype(np.uint8)
+    side = cv2.morphologyEx(side, cv2.MORPH_OPEN, disc(SIDE_WIDTH_MM)) & (apart <= reach)
+    top = apart <= rim
+    edge = apart <= rim + BLUR_MM * SHEET_PPM
+    _, parts = cv2.connectedComponents(side | edge.astype(np.uint8), connectivity=8)
+    touching = np.unique(parts[edge])
+    side = np.isin(parts, touching[touching > 0]) & ~top
+    if not side.any():
+        return body
+    lean = np.array([dx[side].mean(), dy[side].mean()])
+    if not np.hypot(*lean):
+        return body
+    lean /= np.hypot(*lean)
+    side &= (dx * lean[0] + dy * lean[1] >= 0) & (np.abs(dx * lean[1] - dy * lean[0]) <= rim)
+    points = np.column_stack([cols[side | top], rows[side | top]]).astype(np.int32)
+    hull = np.zeros(things.shape, np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(points), 1)
+    return np.asarray(cv2.erode(hull, disc(2 * SIDE_TRIM_MM)) > 0)
 
 
 def _round_outline(part: np.ndarray, near_cut: Mask) -> tuple[float, float, float] | None:
@@ -88,15 +146,16 @@ def _round_outline(part: np.ndarray, near_cut: Mask) -> tuple[float, float, floa
     return float(x), float(y), radius
 
 
-def _ringed(image: Floats, usable: Mask, x: float, y: float, radius: float) -> bool:
-    """Whether a ring of one colour, other than the inside's, lies a wall's thickness wide
-    around the circle (x, y, radius in px), where ``usable``."""
+def _ring_colour(image: Floats, usable: Mask, x: float, y: float, radius: float) -> Floats | None:
+    """The colour (log units) of the ring of one colour, other than the inside's, that lies a
+    wall's thickness wide around the circle (x, y, radius in px), where ``usable``; None where
+    no such ring lies there."""
     outer = radius * WALL
     h, w = usable.shape
     x0, y0 = max(0, int(x - outer) - 1), max(0, int(y - outer) - 1)
     x1, y1 = min(w, int(x + outer) + 2), min(h, int(y + outer) + 2)
     if x1 <= x0 or y1 <= y0:
-        return False
+        return None
     rows, cols = np.mgrid[y0:y1, x0:x1]
     dx, dy = cols - x, rows - y
     apart = np.hypot(dx, dy)
@@ -111,9 +170,9 @@ def _ringed(image: Floats, usable: Mask, x: float, y: float, radius: float) -> b
     sizes = np.bincount(sector, minlength=RING_SECTORS)
     kept = np.flatnonzero(sizes >= LEAST_SECTOR_PX)
     if len(kept) < LEAST_SECTORS or inside.sum() < LEAST_SECTOR_PX:
-        return False
+        return None
     medians = np.array([np.median(colours[sector == k], axis=0) for k in kept])
     middle = np.median(medians, axis=0)
     spread = float(np.percentile(np.abs(medians - middle).max(axis=1), SPREAD_SHARE))
     step = float(np.abs(middle - np.median(logs[inside], axis=0)).max())
-    return spread <= RING_SPREAD and step >= RING_STEP
+    return middle if spread <= RING_SPREAD and step >= RING_STEP else None
