@@ -838,13 +838,13 @@ def test_a_cups_side_between_its_rim_and_the_part_of_it_found_is_the_cups(
     cup = np.zeros(face.shape[:2], np.uint8)
     cv2.fillConvexPoly(cup, body, 1)
     side = (cup > 0) & ~top
-    hand = disc(face, (215, 165), 30) & ~(cup > 0)
+    hand = disc(face, (212, 163), 30) & ~(cup > 0)
     with_cup = face.copy()
     with_cup[side] = np.asarray(rim, np.float32) * 0.8
     with_cup[hand] = (95.0, 130.0, 190.0)
     image, coffee, _, _ = rimmed_cup(with_cup, rim)
     rows, cols = np.mgrid[: face.shape[0], : face.shape[1]]
-    # From the rim's edge along the lean (41 mm from its middle) on: the side's far end.
+    # From just inside the rim's edge (41 mm from its middle) along the lean on: the far end.
     far_end = side & ((cols - 130) * 30 + (rows - 100) * 28 >= 38 * np.hypot(30, 28))
     found = cup_rims(coffee | far_end | hand, seen, image)
     within = cv2.erode(cup, np.ones((7, 7), np.uint8)) > 0
