@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask, disc, log_planes
 
@@ -91,23 +92,18 @@ def _cup_body(
     """The hull of a cup's rim (``centre`` and radius ``rim`` in px, of colour ``ring`` in log
     units) and what was found of its side among ``things``, trimmed of the blur around them."""
     body = np.zeros(things.shape, bool)
-    h, w = things.shape
-    x, y = centre
     reach = SIDE_REACH * rim
-    x0, y0 = max(0, int(x - reach)), max(0, int(y - reach))
-    x1, y1 = min(w, int(x + reach) + 2), min(h, int(y + reach) + 2)
-    rows, cols = np.mgrid[y0:y1, x0:x1]
-    dx, dy = cols - x, rows - y
-    apart = np.hypot(dx, dy)
-    blue, green, red = log_planes(image[y0:y1, x0:x1])
+    window, rows, cols, dx, dy, apart = _around(things.shape, centre, reach)
+    blue, green, red = log_planes(image[window])
     alike = (np.abs(blue - green - (ring[0] - ring[1])) <= SIDE_HUE) & (
         np.abs(red - green - (ring[2] - ring[1])) <= SIDE_HUE
     )
-    side = (things[y0:y1, x0:x1] & alike).astype(np.uint8)
-    side = cv2.morphologyEx(side, cv2.MORPH_OPEN, disc(SIDE_WIDTH_MM)) & (apart <= reach)
+    side = (things[window] & alike).astype(np.uint8)
+    opened = cv2.morphologyEx(side, cv2.MORPH_OPEN, disc(SIDE_WIDTH_MM)) > 0
     top = apart <= rim
     edge = apart <= rim + BLUR_MM * SHEET_PPM
-    _, parts = cv2.connectedComponents(side | edge.astype(np.uint8), connectivity=8)
+    reached = (opened & (apart <= reach)) | edge
+    _, parts = cv2.connectedComponents(reached.astype(np.uint8), connectivity=8)
     touching = np.unique(parts[edge])
     side = np.isin(parts, touching[touching > 0]) & ~top
     if not side.any():
@@ -121,6 +117,20 @@ def _cup_body(
     hull = np.zeros(things.shape, np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(points), 1)
     return np.asarray(cv2.erode(hull, disc(2 * SIDE_TRIM_MM)) > 0)
+
+
+def _around(
+    shape: tuple[int, ...], centre: tuple[float, float], reach: float
+) -> tuple[tuple[slice, slice], NDArray[np.intp], NDArray[np.intp], Floats, Floats, Floats]:
+    """The window of an image of ``shape`` that holds the disc ``reach`` px about ``centre``
+    (a pixel to spare), its pixels' rows and columns, and their offsets and distance from it."""
+    h, w = shape[:2]
+    x, y = centre
+    x0, y0 = max(0, int(x - reach) - 1), max(0, int(y - reach) - 1)
+    x1, y1 = min(w, int(x + reach) + 2), min(h, int(y + reach) + 2)
+    rows, cols = np.mgrid[y0:y1, x0:x1]
+    dx, dy = cols - x, rows - y
+    return (slice(y0, y1), slice(x0, x1)), rows, cols, dx, dy, np.hypot(dx, dy)
 
 
 def _round_outline(part: np.ndarray, near_cut: Mask) -> tuple[float, float, float] | None:
@@ -151,16 +161,11 @@ def _ring_colour(image: Floats, usable: Mask, x: float, y: float, radius: float)
     wall's thickness wide around the circle (x, y, radius in px), where ``usable``; None where
     no such ring lies there."""
     outer = radius * WALL
-    h, w = usable.shape
-    x0, y0 = max(0, int(x - outer) - 1), max(0, int(y - outer) - 1)
-    x1, y1 = min(w, int(x + outer) + 2), min(h, int(y + outer) + 2)
-    if x1 <= x0 or y1 <= y0:
+    window, _, _, dx, dy, apart = _around(usable.shape, (x, y), outer)
+    if not apart.size:
         return None
-    rows, cols = np.mgrid[y0:y1, x0:x1]
-    dx, dy = cols - x, rows - y
-    apart = np.hypot(dx, dy)
-    logs = np.dstack(log_planes(image[y0:y1, x0:x1]))
-    near = usable[y0:y1, x0:x1]
+    logs = np.dstack(log_planes(image[window]))
+    near = usable[window]
     inset = RING_INSET * SHEET_PPM
     inside = near & (apart <= 0.7 * radius)
     ring = near & (apart >= radius + inset) & (apart <= outer - inset)
