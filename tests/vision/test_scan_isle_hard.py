@@ -207,6 +207,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8937, "a green cell under a white cup's side, found only in part, read as bare"),
         (8643, "a red cell across a hand's shadow edge: red fits it 1.6 times better than brown"),
         (5364, "a brown cell beside a hand, its shadow across it: brown and red fit it alike"),
+        (8445, "a red cup's coffee found joined to a hand: a cell under its rim read as red"),
+        (8696, "a blue cup's coffee found joined to part of its rim: a cell under it read blue"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -863,6 +865,32 @@ def test_a_cups_rim_around_its_coffee_is_found_with_it(rim: tuple[float, float, 
     found = cup_rims(coffee, seen, image)
     assert found[whole].all()
     assert not found[beyond].any()
+
+
+def test_a_cups_coffee_found_joined_to_a_hand_has_its_rim_found() -> None:
+    # A hand touching the cup is found with its coffee as one thing, whose outline follows the
+    # coffee's circle only in part: no circle fits the whole outline.
+    _, seen, _ = bare_sheet()
+    image, coffee, whole, beyond = rimmed_cup(hatched_face(5), (60.0, 60.0, 170.0))
+    hand = np.zeros(coffee.shape, np.uint8)
+    cv2.ellipse(hand, (180, 100), (30, 14), 0, 0, 360, 1, -1)
+    hand = (hand > 0) & ~coffee
+    image = image.copy()
+    image[hand] = (95.0, 130.0, 190.0)
+    found = cup_rims(coffee | hand, seen, image)
+    assert found[whole].all()
+    assert not found[beyond & ~hand].any()
+
+
+def test_a_hand_with_a_round_palm_ringed_by_hatching_and_paper_has_no_rim() -> None:
+    _, seen, _ = bare_sheet()
+    face = hatched_face(5)
+    hand = disc(face, (130, 100), 36)
+    for finger in range(4):
+        hand[40:80, 100 + 18 * finger : 110 + 18 * finger] = True
+    with_hand = face.copy()
+    with_hand[hand] = (95.0, 130.0, 190.0)
+    assert not cup_rims(hand, seen, noisy(with_hand, 1)).any()
 
 
 def test_a_round_hand_ringed_by_hatching_and_paper_has_no_rim() -> None:
