@@ -566,7 +566,7 @@ def test_two_pencils_fitting_a_cell_alike_are_told_apart_by_its_hue_alone() -> N
     assert judge("cell (2,2)", red_cell_fit(1.0, alike, (0.3, 1e-4), hue), 0) == Read(
         "cell (2,2)", "red", 0.571
     )
-    # Only 11 times better, or naming a pencil that fits the pixels poorly: still ambiguous.
+    # Only 11.8 times better, or naming neither of the two that fit alike: still ambiguous.
     for unclear in [(0.3, 0.3, 6e-4, 5e-6), (1e-5, 0.3, 1e-3, 1e-3)]:
         fit = red_cell_fit(1.0, alike, (0.3, 1e-4), unclear)
         assert judge("cell (2,2)", fit, 0).problem == "cell (2,2): ambiguous red/brown"
