@@ -12,8 +12,9 @@ and hatching, lit and in its shadow) is no ring of one colour, and a hand reachi
 corner shows less than half of its outline on the sheet.
 
 What is found of a cup's inside may be joined to something beside it (a hand touching it, a
-part of the side found with it): its outline then follows the circle only in part. The circle
-that at least half of it traces is the inside's, if a ring of one colour lies around it.
+part of the side found with it): its outline then follows the circle only in part. A circle
+at least half of which the outline traces is the inside's, if a ring of one colour lies around
+it.
 
 Below the rim, the cup's side reaches down to the table, leaning one way from the rim (towards
 the point below the camera): the sheet's view shows the cup as the hull of two circles, its rim
