@@ -155,7 +155,7 @@ def _round_outline(part: np.ndarray, near_cut: Mask) -> tuple[float, float, floa
     if len(points) < 2 * RADII[0] * SHEET_PPM:
         return None
     circle = _fitted(points)
-    if _sized(circle) and _on(points, circle).mean() >= ROUND:
+    if _sized(circle[2]) and _on(points, circle).mean() >= ROUND:
         return circle
     return _traced(points)
 
@@ -171,13 +171,13 @@ def _traced(points: Floats) -> tuple[float, float, float] | None:
     )
     distance = np.hypot(points[None, :, 0] - x[:, None], points[None, :, 1] - y[:, None])
     on = (np.abs(distance - radius[:, None]) <= FITS * SHEET_PPM).sum(axis=1)
-    on[~((radius >= RADII[0] * SHEET_PPM) & (radius <= RADII[1] * SHEET_PPM))] = 0
+    on[~_sized(radius)] = 0
     best = int(np.argmax(on))
     if not on[best]:
         return None
     circle = _fitted(points[_on(points, (float(x[best]), float(y[best]), float(radius[best])))])
     traced = int(_on(points, circle).sum())
-    return circle if _sized(circle) and traced >= TRACED * 2.0 * np.pi * circle[2] else None
+    return circle if _sized(circle[2]) and traced >= TRACED * 2.0 * np.pi * circle[2] else None
 
 
 def _fitted(points: Floats) -> tuple[float, float, float]:
@@ -204,9 +204,9 @@ def _through(a: Floats, b: Floats, c: Floats) -> tuple[Floats, Floats, Floats]:
     return np.nan_to_num(x), np.nan_to_num(y), radius
 
 
-def _sized(circle: tuple[float, float, float]) -> bool:
-    """Whether a circle is a cup's opening in size."""
-    return bool(RADII[0] * SHEET_PPM <= circle[2] <= RADII[1] * SHEET_PPM)
+def _sized(radius: Floats | float) -> Mask:
+    """Whether circles of ``radius`` (px) are a cup's opening in size."""
+    return np.asarray((radius >= RADII[0] * SHEET_PPM) & (radius <= RADII[1] * SHEET_PPM))
 
 
 def _on(points: Floats, circle: tuple[float, float, float]) -> NDArray[np.bool_]:
