@@ -40,6 +40,12 @@ ALIGN_SURE = 0.8  # a match this good (of a pan no other resembles) is beyond do
 # reaches (14.6 mm on one hard render): a pan the line through the others puts beyond the reach
 # is sought again about where it points, and is placed only if it lines up there, this far out.
 ALIGN_FARTHEST_MM = 2.0 * ALIGN_REACH_MM
+# Nor is the error always a straight line across the board: drawn on to an end pan from the two
+# beside it, the line missed it by 3.7 and 4.5 mm on two hard renders, where the pan's own match,
+# weakened by chips blurred past their slots (0.41, 0.43), was right. A pan matching at least
+# ALIGN_WEAK, within ALIGN_NEAR_MM of where the others put it, lies where it matched.
+ALIGN_WEAK = 0.35
+ALIGN_NEAR_MM = 5.0
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,8 @@ def pan_shifts(ctx: BoardContext, prints: Mapping[str, PanPrint]) -> dict[str, S
     """Each pan's shift from where the board's markers put it. The error of a board's
     registration changes smoothly across it, so when both end pans line up beyond doubt
     the middle ones lie on the line between them; otherwise every pan is lined up, and one
-    that cannot be (much of it hidden) takes the shift its lined-up neighbours point to.
+    that cannot be (much of it hidden) takes the shift its lined-up neighbours point to, or
+    its own weak match where that lies near it.
     None: no pan lined up, a shift beyond the reach of lining up where the pan does not line
     up itself, or a pan not lined up itself on a board seen by one marker whose pans do not
     agree enough to draw a line through (an end pan lined up beyond doubt, or all four pans
@@ -101,12 +108,23 @@ def pan_shifts(ctx: BoardContext, prints: Mapping[str, PanPrint]) -> dict[str, S
     shifts: dict[str, Shift | None] = dict.fromkeys(pan for pan, _ in PAN_ORDER)
     for pan in pans:
         shift = good[pan][1:] if pan in good else _shift_between(list(good.values()), xs[pan])
+        if pan not in good and shift is not None and pan in found:
+            shift = _weakly_matched(found[pan], shift) or shift
         # Beyond the reach of lining up, the board's registration is too far off to trust,
         # unless the pan lines up where the others point.
         if shift is not None and pan not in good and _farther(shift, ALIGN_REACH_MM):
             shift = _confirmed(ctx, prints[pan], shift)
         shifts[pan] = None if shift is None or _farther(shift, ALIGN_FARTHEST_MM) else shift
     return shifts
+
+
+def _weakly_matched(match: tuple[float, float, float], expected: Shift) -> Shift | None:
+    """A pan's own shift (dx, dy, score), when it matched too weakly to count as lined up
+    but at least ALIGN_WEAK, within ALIGN_NEAR_MM of where the other pans put it. (A pan that
+    matched well, far from the others, matched something else: it is not taken back.)"""
+    dx, dy, score = match
+    near = float(np.hypot(dx - expected[0], dy - expected[1])) <= ALIGN_NEAR_MM
+    return (dx, dy) if ALIGN_WEAK <= score < ALIGNED and near else None
 
 
 def _farther(shift: Shift, reach: float) -> bool:
