@@ -330,9 +330,9 @@ def test_a_chip_white_balanced_beyond_white_keeps_its_colour() -> None:
     view = _slot(_ink("binder", 60), _ink("well", 200), gain=1.9)
     assert view.centre_bgr.min() == 255.0
     reader = ChipReader()
-    hue = reader.well_hues({"small": {"small window 1": view}})["small"]
+    look = reader.wells({"small": {"small window 1": view}})["small"]
     ctx = moved_palette(0.0, 0.0)
-    assert reader.chips(ctx, {"small window 1": view}, hue, "small", PanSize.SMALL) == ["binder"]
+    assert reader.chips(ctx, {"small window 1": view}, look, "small", PanSize.SMALL) == ["binder"]
 
 
 def test_a_pans_well_hue_is_its_wells_not_a_cups_beside_it() -> None:
@@ -345,11 +345,11 @@ def test_a_pans_well_hue_is_its_wells_not_a_cups_beside_it() -> None:
         "medium-2 window 2": _slot(white, np.concatenate([cup[:60], well[:140]])),
     }
     reader = ChipReader()
-    hue = reader.well_hues({"medium-2": pan})["medium-2"]
-    assert hue is not None and np.allclose(hue, lab_8bit(well[:1])[0, 1:])
+    look = reader.wells({"medium-2": pan})["medium-2"]
+    assert look is not None and np.allclose(look.hue, lab_8bit(well[:1])[0, 1:])
     # So the slot whose well is mostly in view is read; the other is covered.
     ctx = moved_palette(0.0, 0.0)
-    assert reader.chips(ctx, pan, hue, "medium-2", PanSize.MEDIUM) == ["TiO2"]
+    assert reader.chips(ctx, pan, look, "medium-2", PanSize.MEDIUM) == ["TiO2"]
     problems = {r.component: r.problem for r in ctx.reads}
     assert (
         problems["medium-2 window 1"] == "medium-2 window 1: covered (the well around it is hidden)"
@@ -368,16 +368,16 @@ def test_a_pan_whose_wells_show_far_lighter_than_the_others_is_under_something()
         "large": {"large window 1": _slot(_pixels((150.0, 150.0, 150.0), 60), grey)},
     }
     reader = ChipReader()
-    hues = reader.well_hues(views)
-    assert hues["large"] is None
-    assert all(hues[pan] is not None for pan in ("small", "medium-1", "medium-2"))
+    looks = reader.wells(views)
+    assert looks["large"] is None
+    assert all(looks[pan] is not None for pan in ("small", "medium-1", "medium-2"))
     ctx = moved_palette(0.0, 0.0)
-    assert reader.chips(ctx, views["large"], hues["large"], "large", PanSize.LARGE) == []
+    assert reader.chips(ctx, views["large"], looks["large"], "large", PanSize.LARGE) == []
     problems = {r.component: r.problem for r in ctx.reads}
     assert problems["large window 1"] == (
         "large window 1: covered (its well shows lighter than the others')"
     )
-    assert reader.chips(ctx, views["medium-1"], hues["medium-1"], "medium-1", PanSize.MEDIUM) == [
+    assert reader.chips(ctx, views["medium-1"], looks["medium-1"], "medium-1", PanSize.MEDIUM) == [
         "TiO2"
     ]
 
@@ -419,8 +419,8 @@ def test_a_middle_half_under_a_white_rim_is_refused_and_a_shadows_edge_is_not() 
             np.concatenate([_ink("TiO2", 30), 0.6 * _ink("TiO2", 30)]), well
         ),
     }
-    hue = reader.well_hues({"medium-1": views})["medium-1"]
-    assert reader.chips(ctx, views, hue, "medium-1", PanSize.MEDIUM) == ["TiO2"]
+    look = reader.wells({"medium-1": views})["medium-1"]
+    assert reader.chips(ctx, views, look, "medium-1", PanSize.MEDIUM) == ["TiO2"]
     problems = {r.component: r.problem for r in ctx.reads}
     assert problems["medium-1 window 1"] == "medium-1 window 1: covered, or two colours across it"
 
@@ -592,6 +592,37 @@ def test_a_board_seen_by_one_marker_whose_four_pans_line_up_alike_is_read(
     assert scan.misread() == []
     assert read(scan.seen, "large window 3") == (scan.truth["large window 3"], None)
     assert read(scan.seen, "small binder 1") == (scan.truth["small binder 1"], None)
+
+
+def test_wells_lit_lighter_than_usual_still_show_and_a_pale_cup_over_them_does_not() -> None:
+    # A pan lit twice as bright as the print: its wells read L* 62-68, most of them lighter than
+    # a well usually is. They show all the same, lighter as they are than their own darker part
+    # by far less than a cup's pale inside (L* 78) over most of a well is.
+    well = _ink("well", 200)
+    reader = ChipReader()
+    for around, chips in (
+        (np.concatenate([2.1 * well[:140], 1.9 * well[100:]]), ["ultramarine"]),
+        (np.concatenate([2.45 * well[:140], well[140:]]), []),
+    ):
+        view = _slot(2.0 * _ink("ultramarine", 60), around)
+        look = reader.wells({"small": {"small window 1": view}})["small"]
+        ctx = moved_palette(0.0, 0.0)
+        assert reader.chips(ctx, {"small window 1": view}, look, "small", PanSize.SMALL) == chips
+    assert ctx.reads[0].problem == "small window 1: covered (the well around it is hidden)"
+
+
+@pytest.mark.parametrize(
+    "seed, slots",
+    [(11184, ("medium-2 window 1", "medium-2 binder 1")), (11605, ("small window 1",))],
+)
+def test_slots_of_a_brightly_lit_pan_are_read(
+    hard: Callable[[int], Scanned], seed: int, slots: tuple[str, ...]
+) -> None:
+    # The paper beside the pan is at the sensor's limit and its wells read L* 65-67.
+    scan = hard(seed)
+    for slot in slots:
+        read_in_plain_view(scan, slot)
+    assert scan.misread() == []
 
 
 @pytest.mark.parametrize(

@@ -79,11 +79,11 @@ class PigmentsReader:
             for name, shift in shifts.items()
             if shift is not None
         }
-        hues = self.chip_reader.well_hues(views)
+        wells = self.chip_reader.wells(views)
         pans = [
             {
                 "pan": size.value,
-                "chips": self.chip_reader.chips(ctx, views.get(name), hues.get(name), name, size),
+                "chips": self.chip_reader.chips(ctx, views.get(name), wells.get(name), name, size),
                 "shade": self.shade_cards.shade(ctx, guide.marks[name], name, shifts[name]),
             }
             for name, size in PAN_ORDER

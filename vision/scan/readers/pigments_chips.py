@@ -57,6 +57,12 @@ WELL_SHOWS = 0.5
 # 9000-10999), pans in plain view showed at most 20.6 lighter, a pan with one slot in view 23;
 # the three pans whose hidden slots were read wrongly so, 25.9 to 31.0.
 WELL_LIGHTER = 25.0
+# A pan in a bright light shows its wells lighter than WELL_MAX_L (L* 65-67 on two hard renders,
+# the paper beside them at the sensor's limit), and much of the well around a slot would seem
+# hidden. The well shows up to WELL_LIFT lighter than the pan's median well-coloured pixel: taken
+# below WELL_MAX_L, that median is the wells' own, which a pale thing over a few slots does not
+# lift. (Every other test takes the well's pixels below WELL_MAX_L still.)
+WELL_LIFT = 12.0
 # A chip's middle is one colour up to shading: this share of it within CHROMA_REACH (linear
 # chromaticity, which a shadow leaves alone) of its median, or something else lies across it.
 CHROMA_REACH = 0.05
@@ -151,6 +157,15 @@ class PanPixels:
 
 
 @dataclass(frozen=True)
+class WellLook:
+    """A pan's well as this photo shows it: its a*b*, and how light (L*) a pixel of that hue
+    may be and still be the well showing."""
+
+    hue: Floats
+    lightest: float
+
+
+@dataclass(frozen=True)
 class SlotRead:
     chip: str | None
     confidence: float
@@ -166,14 +181,15 @@ class ChipReader:
         self.inks = np.stack([bgr_linear(chip) for chip in CHIPS])
         self.ink_luminance = self.inks @ LUMA_BGR
 
-    def well_hues(self, views: dict[str, dict[str, SlotView]]) -> dict[str, Floats | None]:
-        """Each pan's well a*b* as this photo shows it: a light's colour that the white balance
-        did not undo shifts it, and so may a white balance taken far away. It is the median of
-        the pixels around the slots that are dark and within WELL_CAST_AB of the ink's hue, so
-        that a hand or a cup beside some slots, far from it in hue, does not pull it away. Where
-        too few such pixels show, the wells' together, or else the ink's own. None for a pan
-        whose well-coloured pixels show more than WELL_LIGHTER lighter than the other pans':
-        its wells are hidden under something pale of their hue."""
+    def wells(self, views: dict[str, dict[str, SlotView]]) -> dict[str, WellLook | None]:
+        """Each pan's well as this photo shows it. Its a*b*: a light's colour that the white
+        balance did not undo shifts it, and so may a white balance taken far away. It is the
+        median of the pixels around the slots that are dark and within WELL_CAST_AB of the ink's
+        hue, so that a hand or a cup beside some slots, far from it in hue, does not pull it
+        away. Where too few such pixels show, the wells' together, or else the ink's own. Its
+        lightest: WELL_LIFT above their median L*, at least WELL_MAX_L. None for a pan whose
+        well-coloured pixels show more than WELL_LIGHTER lighter than the other pans': its
+        wells are hidden under something pale of their hue."""
         ink = np.asarray(self.well[1:], np.float64)
 
         def well_like(around: list[Lab]) -> Lab:
@@ -189,21 +205,23 @@ class ChipReader:
         # Each pan's median well-coloured pixel (L*, a*, b*), where enough of them show.
         middles = {name: median(like) for name, like in pans.items() if len(like) >= MIN_PIXELS}
 
-        def hue(name: str) -> Floats | None:
+        def look(name: str) -> WellLook | None:
             if name not in middles:
-                return board
+                return WellLook(board, WELL_MAX_L)
+            lightness = float(middles[name][0])
             others = [float(m[0]) for other, m in middles.items() if other != name]
-            if others and float(middles[name][0]) - statistics.median(others) > WELL_LIGHTER:
+            if others and lightness - statistics.median(others) > WELL_LIGHTER:
                 return None
-            return np.asarray(middles[name][1:], np.float64)
+            hue = np.asarray(middles[name][1:], np.float64)
+            return WellLook(hue, max(WELL_MAX_L, lightness + WELL_LIFT))
 
-        return {name: hue(name) for name in pans}
+        return {name: look(name) for name in pans}
 
     def chips(
         self,
         ctx: BoardContext,
         views: dict[str, SlotView] | None,
-        hue: Floats | None,
+        well: WellLook | None,
         name: str,
         size: PanSize,
     ) -> list[str]:
@@ -217,22 +235,22 @@ class ChipReader:
                 read = SlotRead(None, 0.0, "outside the photo")
             elif slot not in views:
                 read = SlotRead(None, 0.0, "its pan cannot be lined up with the print")
-            elif hue is None:
+            elif well is None:
                 read = SlotRead(None, 0.0, "covered (its well shows lighter than the others')")
             else:
-                read = self._read_slot(views[slot], hue)
+                read = self._read_slot(views[slot], well)
             problem = f"{slot}: {read.problem}" if read.problem else None
             ctx.record(Read(slot, read.chip, read.confidence, problem))
             if read.chip is not None and problem is None:
                 chips.append(read.chip)
         return chips
 
-    def _read_slot(self, view: SlotView, hue: Floats) -> SlotRead:
+    def _read_slot(self, view: SlotView, look: WellLook) -> SlotRead:
         if len(view.centre) < MIN_PIXELS or len(view.around) < MIN_PIXELS:
             return SlotRead(None, 0.0, "too little of it seen")
-        well = _well_coloured(view.around, hue)
-        well_share = share(well)
-        if well_share < WELL_SHOWS:
+        well = _well_coloured(view.around, look.hue)
+        well_share = share(_well_coloured(view.around, look.hue, look.lightest))
+        if well_share < WELL_SHOWS or np.count_nonzero(well) < MIN_PIXELS:
             return SlotRead(None, 0.0, "covered (the well around it is hidden)")
         if _one_colour(view.centre_bgr) < ONE_COLOUR:
             return SlotRead(None, 0.0, "covered, or two colours across it")
@@ -412,13 +430,14 @@ def _window(
     return window, seen.reshape(-1)
 
 
-def _well_coloured(lab: Lab, hue: Floats) -> NDArray[np.bool_]:
-    """Which of ``lab`` are well-coloured: dark, and of the wells' hue."""
+def _well_coloured(lab: Lab, hue: Floats, lightest: float = WELL_MAX_L) -> NDArray[np.bool_]:
+    """Which of ``lab`` are well-coloured: dark (L* at most ``lightest``), and of the wells'
+    hue."""
     a_reach, b_reach = WELL_AB
     return np.asarray(
         (np.abs(lab[:, 1] - hue[0]) <= a_reach)
         & (np.abs(lab[:, 2] - hue[1]) <= b_reach)
-        & (lab[:, 0] <= WELL_MAX_L)
+        & (lab[:, 0] <= lightest)
     )
 
 
