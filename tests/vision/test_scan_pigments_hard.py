@@ -557,9 +557,9 @@ def test_middle_pans_are_lined_up_when_an_end_pan_matches_only_fairly(
 def test_an_end_pan_matching_weakly_near_where_the_others_put_it_lies_where_it_matched(
     hard: Callable[[int], Scanned], seed: int
 ) -> None:
-    # Chips blurred past their slots weaken the large pan's match below "lined up". The line
-    # drawn on to it from the two pans beside it misses it by 4 mm, where its last slot's well
-    # would show half paper; its own match, within 5 mm of the line, is where it lies.
+    # The large pan matches its print too weakly to count as lined up. The line drawn on to it
+    # from the other pans misses it by 4 mm, where its last slot's well would show half paper;
+    # its own match, within 5 mm of the line, is where it lies.
     scan = hard(seed)
     read_in_plain_view(scan, "large window 3")
     assert scan.misread() == []

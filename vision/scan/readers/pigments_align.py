@@ -40,10 +40,10 @@ ALIGN_SURE = 0.8  # a match this good (of a pan no other resembles) is beyond do
 # reaches (14.6 mm on one hard render): a pan the line through the others puts beyond the reach
 # is sought again about where it points, and is placed only if it lines up there, this far out.
 ALIGN_FARTHEST_MM = 2.0 * ALIGN_REACH_MM
-# Nor is the error always a straight line across the board: drawn on to an end pan from the two
-# beside it, the line missed it by 3.7 and 4.5 mm on two hard renders, where the pan's own match,
-# weakened by chips blurred past their slots (0.41, 0.43), was right. A pan matching at least
-# ALIGN_WEAK, within ALIGN_NEAR_MM of where the others put it, lies where it matched.
+# Nor is the error always a straight line across the board: drawn on to an end pan from the
+# others, the line missed it by 3.7 and 4.5 mm on two hard renders, where the pan's own match,
+# too weak to count as lined up (0.41, 0.43), was right. A pan matching at least ALIGN_WEAK,
+# within ALIGN_NEAR_MM of where the others put it, lies where it matched.
 ALIGN_WEAK = 0.35
 ALIGN_NEAR_MM = 5.0
 
