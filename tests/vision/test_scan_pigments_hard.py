@@ -220,7 +220,7 @@ def test_a_lead_of_one_names_tio2_and_of_three_binder_unless_clipped_or_contradi
     binder = np.array([60.0, 55.0, 70.0, 8.5, 5.5])
     assert nearest_chip(tio2, 70.0, False).chip == "TiO2"
     assert nearest_chip(binder, 30.0, False).chip == "binder"
-    # No binder chip lies as little as 3 Delta E nearer binder: a lead of 2 is not enough.
+    # Binder needs a lead of 3 (every binder chip in plain view measured at least that).
     near_binder = np.array([60.0, 55.0, 70.0, 7.5, 5.5])
     assert nearest_chip(near_binder, 30.0, False).problem == "ambiguous chip (binder/TiO2)"
     # At the sensor's limit a binder lit brighter looks as white; a brightness for the other
@@ -618,7 +618,7 @@ def test_wells_lit_lighter_than_usual_still_show_and_a_pale_cup_over_them_does_n
 def test_slots_of_a_brightly_lit_pan_are_read(
     hard: Callable[[int], Scanned], seed: int, slots: tuple[str, ...]
 ) -> None:
-    # The paper beside the pan is at the sensor's limit and its wells read L* 65-67.
+    # The pan's wells read L* 65-67 (33 as printed): most of them lighter than a well usually is.
     scan = hard(seed)
     for slot in slots:
         read_in_plain_view(scan, slot)

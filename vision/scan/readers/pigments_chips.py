@@ -58,10 +58,10 @@ WELL_SHOWS = 0.5
 # the three pans whose hidden slots were read wrongly so, 25.9 to 31.0.
 WELL_LIGHTER = 25.0
 # A pan in a bright light shows its wells lighter than WELL_MAX_L (L* 65-67 on two hard renders,
-# the paper beside them at the sensor's limit), and much of the well around a slot would seem
-# hidden. The well shows up to WELL_LIFT lighter than the pan's median well-coloured pixel: taken
-# below WELL_MAX_L, that median is the wells' own, which a pale thing over a few slots does not
-# lift. (Every other test takes the well's pixels below WELL_MAX_L still.)
+# 33 as printed), and much of the well around a slot would seem hidden. The well shows up to
+# WELL_LIFT lighter than the pan's median well-coloured pixel: taken below WELL_MAX_L, that median
+# is the wells' own, which a pale thing over a few slots does not lift. (Every other test takes
+# the well's pixels below WELL_MAX_L still.)
 WELL_LIFT = 12.0
 # A chip's middle is one colour up to shading: this share of it within CHROMA_REACH (linear
 # chromaticity, which a shadow leaves alone) of its median, or something else lies across it.
