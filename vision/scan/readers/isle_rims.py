@@ -169,8 +169,7 @@ def _traced(points: Floats) -> tuple[float, float, float] | None:
     x, y, radius = _through(
         points[starts], points[(starts + apart) % n], points[(starts + 2 * apart) % n]
     )
-    distance = np.hypot(points[None, :, 0] - x[:, None], points[None, :, 1] - y[:, None])
-    on = (np.abs(distance - radius[:, None]) <= FITS * SHEET_PPM).sum(axis=1)
+    on = _on(points, (x, y, radius)).sum(axis=1)
     on[~_sized(radius)] = 0
     best = int(np.argmax(on))
     if not on[best]:
@@ -209,9 +208,12 @@ def _sized(radius: Floats | float) -> Mask:
     return np.asarray((radius >= RADII[0] * SHEET_PPM) & (radius <= RADII[1] * SHEET_PPM))
 
 
-def _on(points: Floats, circle: tuple[float, float, float]) -> NDArray[np.bool_]:
-    """Which of ``points`` lie within FITS of the circle."""
-    x, y, radius = circle
+def _on(
+    points: Floats, circles: tuple[float, float, float] | tuple[Floats, Floats, Floats]
+) -> NDArray[np.bool_]:
+    """Which of ``points`` lie within FITS of a circle (x, y, radius), or of each of several
+    (arrays of them: one row of the result per circle)."""
+    x, y, radius = (np.asarray(v, np.float64)[..., None] for v in circles)
     return np.asarray(
         np.abs(np.hypot(points[:, 0] - x, points[:, 1] - y) - radius) <= FITS * SHEET_PPM
     )

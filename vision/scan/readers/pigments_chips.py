@@ -248,8 +248,9 @@ class ChipReader:
     def _read_slot(self, view: SlotView, look: WellLook) -> SlotRead:
         if len(view.centre) < MIN_PIXELS or len(view.around) < MIN_PIXELS:
             return SlotRead(None, 0.0, "too little of it seen")
-        well = _well_coloured(view.around, look.hue)
-        well_share = share(_well_coloured(view.around, look.hue, look.lightest))
+        shows = _well_coloured(view.around, look.hue, look.lightest)
+        well = shows & (view.around[:, 0] <= WELL_MAX_L)  # lightest is never below it
+        well_share = share(shows)
         if well_share < WELL_SHOWS or np.count_nonzero(well) < MIN_PIXELS:
             return SlotRead(None, 0.0, "covered (the well around it is hidden)")
         if _one_colour(view.centre_bgr) < ONE_COLOUR:
