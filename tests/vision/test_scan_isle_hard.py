@@ -209,6 +209,10 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5364, "a brown cell beside a hand, its shadow across it: brown and red fit it alike"),
         (8445, "a red cup's coffee found joined to a hand: a cell under its rim read as red"),
         (8696, "a blue cup's coffee found joined to part of its rim: a cell under it read blue"),
+        (8008, "two brown cells beside a red cup, blurred smooth, joined to it across a third"),
+        (8808, "a brown cell beside a yellow cup's side, blurred smooth, taken for the cup"),
+        (8426, "a brown cell beside a hand, blurred smooth, traced with the hand from the margin"),
+        (5324, "a brown cell beside a hand, blurred smooth, traced with the hand from the margin"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -960,6 +964,17 @@ def touching_three(maps: SheetMaps) -> tuple[list[int], list[int]]:
     return group, sorted({n for k in group for n in maps.neighbours[k]} - set(group))
 
 
+def round_over(maps: SheetMaps, group: list[int], reach_to: int | None = None) -> np.ndarray:
+    """Something smooth found over ``group`` (three touching cells): round about their shared
+    corner and within them, reaching on to the middle of cell ``reach_to`` if given."""
+    corner = tuple(int(v) for v in np.round(maps.centres[group].mean(axis=0)))
+    shape = np.zeros(maps.shape, np.uint8)
+    cv2.circle(shape, corner, 10, 1, -1)
+    if reach_to is not None:
+        cv2.line(shape, corner, tuple(int(v) for v in np.round(maps.centres[reach_to])), 1, 10)
+    return shape > 0
+
+
 def blob_reads(maps: SheetMaps, group: list[int], around: dict[int, Read]) -> list[Read]:
     """Every cell read as bare paper, but ``group`` as blue and ``around`` as given."""
     reads = [Read(name, None, 0.9) for name in maps.names]
@@ -1002,10 +1017,9 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
 def test_a_smooth_thing_over_pencilled_cells_that_ends_where_they_do_is_hatching() -> None:
     maps, _, clear = bare_sheet()
     # Strong blur leaves three touching blue cells as smooth as a cup: found over the sheet,
-    # inside their outlines.
+    # round about their shared corner and within them.
     group, around = touching_three(maps)
-    inside = np.isin(maps.whole, group)
-    thing = cv2.erode(inside.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    thing = round_over(maps, group)
     contrast = np.full(len(maps.names), 0.05, np.float32)
     outlined = np.ones(len(maps.names), bool)
     image = np.full((*maps.shape, 3), 200.0, np.float32)
@@ -1027,12 +1041,41 @@ def test_a_smooth_thing_over_pencilled_cells_that_ends_where_they_do_is_hatching
     refused = {edge: Read(maps.names[edge], None, 0.0, "coloured only in part")}
     assert covered(thing, blob_reads(maps, group, refused)) == sorted(group)
     # ...or reaches into bare paper.
-    reaching = cv2.erode(np.isin(maps.whole, [*group, edge]).astype(np.uint8), np.ones((5, 5))) > 0
+    reaching = round_over(maps, group, edge)
     assert covered(reaching, blob_reads(maps, group, {})) == sorted([*group, edge])
     # A cell around it refused under another thing found over the sheet says nothing of it.
     far = next(k for k in range(len(maps.names)) if k not in group and k not in around)
     cup = np.isin(maps.whole, [edge, far])
     assert covered(thing | cup, blob_reads(maps, group, refused)) == sorted([edge, far])
+
+
+def test_a_smooth_thing_that_stops_at_a_cells_outline_on_three_edges_is_its_hatching() -> None:
+    maps, _, clear = bare_sheet()
+    # Three blue cells blurred as smooth as the blue cup beside them join its surface: the
+    # thing found ends at their outlines but where it meets the cup.
+    group, around = touching_three(maps)
+    edge = around[0]
+    x, y = np.round(maps.centres[edge]).astype(int)
+    hatching = np.isin(maps.whole, group)
+    cup = disc(hatching, (int(x), int(y)), 12)
+    contrast = np.full(len(maps.names), 0.05, np.float32)
+    outlined = np.ones(len(maps.names), bool)
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    refused = {edge: Read(maps.names[edge], None, 0.0, "coloured only in part")}
+    reads = blob_reads(maps, group, refused)
+
+    def covered(over: np.ndarray) -> list[int]:
+        nothing = np.zeros(maps.shape, bool)
+        found = covered_cells(over, nothing, image, clear, maps, reads, contrast, outlined)
+        return [int(k) for k in np.flatnonzero(found)]
+
+    under_cup = covered(cup)
+    assert edge in under_cup and not set(group) & set(under_cup)
+    # Hatching ends where its cells do; a cup is round.
+    assert covered(hatching | cup) == under_cup
+    # Over the same cells, reaching past their outlines, it is a cup.
+    x, y = np.round(maps.centres[group].mean(axis=0)).astype(int)
+    assert set(group) <= set(covered(disc(hatching, (int(x), int(y)), 20) | cup))
 
 
 def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_show() -> None:
@@ -1042,7 +1085,7 @@ def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_sh
     group, around = touching_three(maps)
     hand = around[0]
     under_hand = cv2.erode(np.isin(maps.whole, hand).astype(np.uint8), np.ones((5, 5))) > 0
-    smooth = cv2.erode(np.isin(maps.whole, [*group, hand]).astype(np.uint8), np.ones((5, 5))) > 0
+    smooth = round_over(maps, group, hand) | under_hand
     contrast = np.full(len(maps.names), 0.05, np.float32)
     image = np.full((*maps.shape, 3), 200.0, np.float32)
     hidden = Read(maps.names[hand], None, 0.0, "coloured only in part")

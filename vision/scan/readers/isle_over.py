@@ -20,7 +20,9 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   read cleanly as pencils, ringed by cells read cleanly, is their hatching, however plain blur
   leaves it; so are cells of one pencil that it reaches at its edge, showing their outlines,
   when what lies beyond them is in plain view (blurred hatching joins the smooth surface of a
-  hand beside it, but a hand hides the outlines it lies over).
+  hand beside it, but a hand hides the outlines it lies over). Whatever lies beyond, a cell read
+  cleanly as a pencil where what was found stops at its outline on three of its edges is
+  hatching: it ends where its cell does, and a cup or a hand is round.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
   cup that looks like a pencil, or like paper; with the cells read alike around them (its rim),
   but for a cell that shows its outline (hatching or bare paper beside the cup), or that borders
@@ -56,6 +58,13 @@ FOREIGN_HUE = 0.06
 LEAST_BLOB = 30.0  # mm^2
 SAME_COLOUR = (0.08, 0.25)
 COVERED_SHARE = 0.03  # a cell this much under something is covered
+# Hatching ends where its cell does: what was found over the sheet stops at a cell's printed
+# outline (over STOP_MM inside it, not STOP_MM beyond, along STOPS_ALONG of the edge's points) on
+# at least STOPPED_EDGES of its edges. A round cup's edge runs along one edge of a cell, even
+# two by chance; a hand's no more.
+STOP_MM = 3.0
+STOPS_ALONG = 0.8
+STOPPED_EDGES = 3
 # Hatching beside a hand lies at its edge: at least this share of the cells around it are in
 # plain view (a cell the hand rings is under it).
 PLAIN_VIEW = 0.5
@@ -250,6 +259,11 @@ def _hatching(
     return all(others[n] or reads[n].problem is None for n in around)
 
 
+def _pencilled(reads: list[Read]) -> Mask:
+    """Which cells were read cleanly as a pencil."""
+    return np.array([read.problem is None and read.value is not None for read in reads])
+
+
 def _alike_groups(members: Mask, reads: list[Read], maps: SheetMaps) -> list[list[int]]:
     """The groups of adjacent ``members`` read alike (as one pencil, or as paper)."""
     done = np.zeros(len(reads), bool)
@@ -281,7 +295,7 @@ def _hatching_beside(
     as a hand beside it joins its surface; but a hand over a cell hides its outline (it reads
     cleanly as a pencil too), and a cell it rings is under it."""
     loose = (share >= COVERED_SHARE) & ~held
-    named = np.array([read.problem is None and read.value is not None for read in reads])
+    named = _pencilled(reads)
     hatched = np.zeros(len(reads), bool)
     for group in _alike_groups(loose & named & outlined, reads, maps):
         around = list({n for k in group for n in maps.neighbours[k]} - set(group))
@@ -492,6 +506,24 @@ def _reaching(regions: Mask, near: Mask) -> Mask:
     return np.asarray(reached[labels], bool)
 
 
+def _ending_at_outline(over: Mask, maps: SheetMaps) -> Mask:
+    """Per cell, whether ``over`` stops at its printed outline on STOPPED_EDGES of its edges or
+    more: hatching blurred as smooth as a cup, joined to one or on its own, ends where its cell
+    does; a cup or a hand is round."""
+    on = maps.outline[0]
+    outward = on - (maps.centres * SHEET_PPM).astype(np.float32)[:, None, None, :]
+    outward *= STOP_MM * SHEET_PPM / np.linalg.norm(outward, axis=-1, keepdims=True)
+    h, w = over.shape
+
+    def at(points: Floats) -> Mask:
+        xs = np.clip(np.round(points[..., 0]).astype(np.intp), 0, w - 1)
+        ys = np.clip(np.round(points[..., 1]).astype(np.intp), 0, h - 1)
+        return np.asarray(over[ys, xs], bool)
+
+    stops = (at(on - outward) & ~at(on + outward)).mean(axis=2) >= STOPS_ALONG
+    return np.asarray(stops.sum(axis=1) >= STOPPED_EDGES, bool)
+
+
 def covered_cells(
     over: Mask,
     reaching: Mask,
@@ -529,6 +561,7 @@ def covered_cells(
     share = np.asarray(covers[kept].sum(axis=0) / area, np.float64)
     held = np.bincount(maps.whole[whole & reaching], minlength=count) / area >= COVERED_SHARE
     share[_hatching_beside(share, held, outlined, reads, maps)] = 0.0
+    share[_pencilled(reads) & _ending_at_outline(over, maps)] = 0.0
     # Cells of hatching found so show it as clearly as their outlines would.
     blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined | hatched)
     return blobs | (share >= COVERED_SHARE)
