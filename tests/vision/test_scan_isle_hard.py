@@ -213,6 +213,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8808, "a brown cell beside a yellow cup's side, blurred smooth, taken for the cup"),
         (8426, "a brown cell beside a hand, blurred smooth, traced with the hand from the margin"),
         (5324, "a brown cell beside a hand, blurred smooth, traced with the hand from the margin"),
+        (8940, "a red cell across a cup's shadow edge: no pencil fits it, its hue is red's"),
+        (8459, "a red cell across a shadow's edge: brown fits it poorly, its hue is red's"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -574,6 +576,21 @@ def test_two_pencils_fitting_a_cell_alike_are_told_apart_by_its_hue_alone() -> N
     for unclear in [(0.3, 0.3, 6e-4, 5e-6), (1e-5, 0.3, 1e-3, 1e-3)]:
         fit = red_cell_fit(1.0, alike, (0.3, 1e-4), unclear)
         assert judge("cell (2,2)", fit, 0).problem == "cell (2,2): ambiguous red/brown"
+
+
+def test_a_cell_no_pencil_fits_is_named_by_its_hue_only_where_its_outline_shows() -> None:
+    # Across a shadow's sharp edge no pencil fits: red misfits it twice the limit, brown as much.
+    poorly = (3.0e-2, 2.9e-2)
+    hue = (0.3, 0.3, 1e-3, 1e-5)  # red's 17.5 times better than any other pencil's
+    fit = red_cell_fit(1.0, poorly, (0.3, 1e-4), hue)
+    refused = "cell (2,2): covered, or no pencil (red fits poorly)"
+    assert judge("cell (2,2)", fit, 0).problem == refused
+    # Its outline shows, so nothing over it mixes with its pencil: its hue names it.
+    assert judge("cell (2,2)", fit, 0, outlined=True) == Read("cell (2,2)", "red", 0.571)
+    # A hue only 11.8 times better, or naming neither pencil fitted best, names nothing.
+    for unclear in [(0.3, 0.3, 6e-4, 5e-6), (1e-5, 0.3, 1e-3, 1e-3)]:
+        fit = red_cell_fit(1.0, poorly, (0.3, 1e-4), unclear)
+        assert judge("cell (2,2)", fit, 0, outlined=True).problem == refused
 
 
 def shaded_cell(pencil: str) -> tuple[np.ndarray, ...]:

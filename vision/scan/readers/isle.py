@@ -175,6 +175,9 @@ NOISY_FIT = 2.0 * WORST_FIT
 # any other is named (the hue's misfit taken with this floor, what sensor noise leaves in it).
 # On 1,000 hard tuning renders (seeds 8000-8999), the hue names 15 cells in plain view left
 # ambiguous, all right (20 to 408 times better); the nearest wrong, a cell under a red cup, 11.5.
+# So too a cell no pencil fits, where its outline shows: on 1,400 hard tuning renders (seeds
+# 8000-8999, 5000-5399), 10 such cells were 15 or more times better, all right (5 in plain view,
+# 5 partly under a hand or cup); a cell so fitted whose outline did not show was named wrong at 146.
 HUE_CLEARLY = 15.0
 HUE_FLOOR = 5e-5
 # A cell lit darker than this against its paper, or brighter than BRIGHTEST_CELL (where the
@@ -773,17 +776,28 @@ def judge(
     if steady >= MEAN_CLEARLY:
         return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * MEAN_CLEARLY / steady), 3))
     if misfit[best] > WORST_FIT:
-        return Read(place, None, 0.0, f"{place}: covered, or no pencil ({pencil} fits poorly)")
+        # Where its outline shows, nothing over the cell mixes with its pencil: a shadow's sharp
+        # edge across it bends the light so that no pencil fits, but leaves its pixels' hue.
+        by_hue = _by_hue(place, fit, k, (best, runner)) if outlined else None
+        return by_hue or Read(
+            place, None, 0.0, f"{place}: covered, or no pencil ({pencil} fits poorly)"
+        )
     # Two pencils fit alike where the light bends across the cell (a shadow's sharp edge): its
     # pixels' hue, which the light leaves, may still tell them apart.
+    return _by_hue(place, fit, k, (best, runner)) or Read(
+        place, None, 0.0, f"{place}: ambiguous {pencil}/{PENCILS[runner]}"
+    )
+
+
+def _by_hue(place: str, fit: CellFit, k: int, fitted: tuple[int, int]) -> Read | None:
+    """Cell ``k`` named by its pixels' hue, when that fits one of the two pencils ``fitted``
+    best HUE_CLEARLY times better than any other pencil; None otherwise."""
     hue = fit.hue_misfit[:, k] + HUE_FLOOR
     named = int(np.argmin(hue))
-    hue_margin = float(np.delete(hue, named).min() / hue[named])
-    if named in (best, runner) and hue_margin >= HUE_CLEARLY:
-        return Read(
-            place, PENCILS[named], round(min(0.99, 1.0 - 0.5 * HUE_CLEARLY / hue_margin), 3)
-        )
-    return Read(place, None, 0.0, f"{place}: ambiguous {pencil}/{PENCILS[runner]}")
+    margin = float(np.delete(hue, named).min() / hue[named])
+    if named not in fitted or margin < HUE_CLEARLY:
+        return None
+    return Read(place, PENCILS[named], round(min(0.99, 1.0 - 0.5 * HUE_CLEARLY / margin), 3))
 
 
 def _mean_margin(fit: CellFit, k: int, best: int) -> float:
