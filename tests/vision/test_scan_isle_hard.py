@@ -215,6 +215,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5324, "a brown cell beside a hand, blurred smooth, traced with the hand from the margin"),
         (8940, "a red cell across a cup's shadow edge: no pencil fits it, its hue is red's"),
         (8459, "a red cell across a shadow's edge: brown fits it poorly, its hue is red's"),
+        (8245, "five cells under a white cup's side as bright as the paper read as bare"),
+        (8651, "a brown cell under a white cup's side as bright as the paper read as bare"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -843,6 +845,28 @@ def test_in_a_blurred_photo_a_white_cup_is_found_and_a_shadow_is_not() -> None:
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
     assert not smooth_objects(noisy(shadowed, 2), clear, seen, PAPER, maps).any()
+
+
+def test_a_white_cup_as_bright_as_the_paper_is_found_by_the_grid_it_hides() -> None:
+    # Printed outlines sharp enough to part the bare cells' insides from one another.
+    maps, seen, clear = bare_sheet()
+    face = np.asarray(PAPER * (1.0 - 0.3 * maps.grid / maps.grid.max())[:, :, None], np.float32)
+    assert not smooth_objects(noisy(face, 1), clear, seen, PAPER, maps).any()
+    # A white cup's side lit as the paper is: neither tinted nor darker, but no outline shows
+    # through it. Found but its very edge, with at most the insides of the bare cells it reaches
+    # into.
+    cup = disc(face, (130, 100), 30)
+    with_cup = face.copy()
+    with_cup[cup] = PAPER
+    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    assert found[cv2.erode(cup.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
+    assert not found[~disc(face, (130, 100), 30 + 21)].any()
+    # Paper at the sensor's limit is as smooth and hides the outlines too: not a cup.
+    glare = noisy(face, 1)
+    glare[cup] = 255.0
+    clipped = np.zeros((*maps.shape, 3), bool)
+    clipped[cup] = True
+    assert not smooth_objects(glare, clipped, seen, PAPER, maps).any()
 
 
 def test_one_hue_ends_where_another_begins_but_not_in_shade_or_in_the_dark() -> None:

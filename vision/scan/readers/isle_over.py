@@ -7,7 +7,8 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   over a corner).
 - **Smooth.** Hatching is strokes with paper between them, each cell ringed by its printed
   outline. A cup or a hand is smooth: a smooth region, of another hue than the paper's or
-  darker than the paper around it, with no printed outline showing inside it, is part of
+  darker than the paper around it, or on the island of the paper's hue and below the sensor's
+  limit however bright (a white cup's side), with no printed outline showing inside it, is part of
   something over the sheet (a shadow is as smooth, but the outlines show through it: through a
   region of the paper's hue, the printed grid's own pattern must show about as strongly as on
   the lit bare paper, however faint blur leaves it there; a white cup hides it). A part is of
@@ -370,7 +371,8 @@ def smooth_objects(
 ) -> Mask:
     """Where a smooth surface lies over the sheet: regions as smooth as bare paper but of
     another hue than the paper's (``white``: its colour, per channel) or darker than the
-    brightest paper around, with no outline showing through, larger than LEAST_OBJECT alone or
+    brightest paper around, or on the island of the paper's hue and measured (a white cup's side
+    as bright as the paper), with no outline showing through, larger than LEAST_OBJECT alone or
     with such regions of the same kind (coloured, or of the paper's hue) close by; and the plain
     regions across the rim from one that hide the printed grid (the sliver of a cup's side)."""
     rough = _roughness(image)
@@ -394,22 +396,22 @@ def smooth_objects(
     # pixels of two hues make parts of their own too: a yellow cup and the red hatching that
     # blur leaves as smooth beside it touch, and judged as one part, the cells' outlines
     # showing through the hatching are lost in the cup.
-    labels, count = np.zeros(odd.shape, np.int32), 1
-    for kind in (odd & ~tinted, odd & tinted & ~_hue_edges(hues, shade)):
-        opened = cv2.morphologyEx(kind.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        parts, own = cv2.connectedComponents(opened, connectivity=4)
-        labels[own > 0] = own[own > 0] + count - 1
-        count += parts - 1
-    odd = labels > 0
+    labels = np.zeros(odd.shape, np.int32)
+    count = _label_parts(labels, 1, odd & ~tinted)
+    count = _label_parts(labels, count, odd & tinted & ~_hue_edges(hues, shade))
+    lit_paper = smooth & (labels == 0) & (hue < OTHER_HUE) & (shade > lit - LIT_PAPER)
+    # The rest that is smooth on the island, of the paper's hue and measured (the sensor's limit
+    # is as smooth, and hides the grid too), makes parts of its own: bare paper, through which
+    # the grid shows as on lit paper, or a white cup's side as bright as the paper, hiding it.
+    count = _label_parts(labels, count, smooth & measured & ~tinted & ~odd & (maps.whole >= 0))
     sizes = np.bincount(labels.ravel(), minlength=count) / (SHEET_PPM * SHEET_PPM)
     if not (sizes[1:] >= LEAST_PART).any():
-        return np.zeros(odd.shape, bool)  # no part large enough to be one, nor one to lie beside
+        return np.zeros(labels.shape, bool)  # no part large enough to be one, nor one to lie beside
     lines = np.asarray(
         cv2.GaussianBlur(shade, (0, 0), LINE_BLUR_MM * SHEET_PPM) - shade, np.float32
     )
     # The printed grid as the line response sees it, and how clearly it shows on lit bare paper.
     grid = maps.line_grid
-    lit_paper = smooth & ~odd & (hue < OTHER_HUE) & (shade > lit - LIT_PAPER)
     lit_response = _grid_response(lines, grid, lit_paper & (maps.whole >= 0), maps)
 
     def shows(part: Mask, coloured: bool) -> bool:
@@ -419,8 +421,8 @@ def smooth_objects(
 
     # Plain parts, coloured or of the paper's hue (a shadow is, and is apart from the coloured
     # thing that casts it), and those of them that may be part of a cup across its rim.
-    plain = np.zeros((2, *odd.shape), bool)
-    sides = np.zeros(odd.shape, bool)
+    plain = np.zeros((2, *labels.shape), bool)
+    sides = np.zeros(labels.shape, bool)
     for label in range(1, count):
         if sizes[label] < LEAST_PART:
             continue
@@ -433,7 +435,7 @@ def smooth_objects(
             sides |= part
     # The edges between one thing's parts are rough over about a roughness window.
     reach = np.ones((round(SMOOTH_MM * SHEET_PPM) + 2,) * 2, np.uint8)
-    over = np.zeros(odd.shape, bool)
+    over = np.zeros(labels.shape, bool)
     for parts in plain:
         if not parts.any():
             continue
@@ -457,6 +459,15 @@ def smooth_objects(
             sides |= part
     over |= _reaching(sides, near)
     return cv2.dilate(over.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
+
+def _label_parts(labels: NDArray[np.int32], count: int, kind: Mask) -> int:
+    """Label the parts of ``kind`` (opened, 4-connected) in ``labels`` from ``count`` on, and
+    return the next label free."""
+    opened = cv2.morphologyEx(kind.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    parts, own = cv2.connectedComponents(opened, connectivity=4)
+    labels[own > 0] = own[own > 0] + count - 1
+    return count + parts - 1
 
 
 def _hue_edges(hues: tuple[Floats, Floats], shade: Floats) -> Mask:
