@@ -25,10 +25,12 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   cleanly as a pencil where what was found stops at its outline on three of its edges is
   hatching: it ends where its cell does, and a cup or a hand is round.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
-  cup that looks like a pencil, or like paper; with the cells read alike around them (its rim),
-  but for a cell that shows its outline (hatching or bare paper beside the cup), or that borders
+  cup that looks like a pencil, or like paper; with a pencil's, the cells read alike around them
+  (its rim), but for a cell that shows its outline (hatching beside the cup), or that borders
   them at one edge only and shows its outline faintly: the cup hides the outline it lies over,
-  and one edge is all a cell beside it shares with the cells it hides. Cells of one
+  and one edge is all a cell beside it shares with the cells it hides. Bare cells around a white
+  cup are left to what shows over them: its side hides the printed grid (found as smooth), and
+  bare paper beside it looks as it would under the rim. Cells of one
   pencil whose every neighbour is read as paper or another pencil are hatching, however blur
   smooths it: a cup is round, and lies in part over the cells around it.
 """
@@ -185,8 +187,10 @@ def smooth_blobs(
     outlined: Mask,
 ) -> Mask:
     """Cells under a cup on the island: SMOOTH_GROUP or more adjacent cells read alike (one
-    pencil, or bare paper), none showing its printed outline, and the cells read alike around
-    them (the cup's rim).
+    pencil, or bare paper), none showing its printed outline, and, read as a pencil, the cells
+    read alike around them (the cup's rim). Bare cells around a white cup are left to
+    ``smooth_objects``, which finds its side by the grid it hides: bare paper beside the cup
+    looks as a cell under its rim would.
 
     A pencil's colour hides the outline only where it lies over it, so a cell read as a pencil
     whose outline is fainter than NO_OUTLINE is suspect. Bare paper shows its outline as the
@@ -214,7 +218,12 @@ def smooth_blobs(
     for group in _alike_groups(plain, reads, maps):
         if len(group) >= SMOOTH_GROUP and not _shaped_like_cells(group, reads, outlined, maps):
             colour = reads[group[0]].value
-            rim = [n for k in group for n in maps.neighbours[k] if reads[n].value == colour]
+            rim = [
+                n
+                for k in group
+                for n in maps.neighbours[k]
+                if colour is not None and reads[n].value == colour
+            ]
             rim = [
                 n
                 for n in rim
