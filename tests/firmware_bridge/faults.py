@@ -22,26 +22,29 @@ class FaultyPort:
         self.drop = drop
         self.corrupted = 0
         self.dropped = 0
+        self.damaged_in = 0  # of those, bytes on their way to the host
         self._lock = threading.Lock()
 
-    def _damage(self, data: bytes) -> bytes:
+    def _damage(self, data: bytes, incoming: bool) -> bytes:
         out = bytearray()
         with self._lock:
             for byte in data:
                 if self.rng.random() < self.drop:
                     self.dropped += 1
+                    self.damaged_in += incoming
                     continue
                 if self.rng.random() < self.corrupt:
                     self.corrupted += 1
+                    self.damaged_in += incoming
                     byte ^= self.rng.randrange(1, 256)
                 out.append(byte)
         return bytes(out)
 
     def write(self, data: bytes) -> None:
-        self.port.write(self._damage(data))
+        self.port.write(self._damage(data, incoming=False))
 
     def read(self, timeout: float) -> bytes:
-        return self._damage(self.port.read(timeout))
+        return self._damage(self.port.read(timeout), incoming=True)
 
     def garbage(self, size: int) -> None:
         with self._lock:
