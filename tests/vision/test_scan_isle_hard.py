@@ -219,6 +219,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8651, "a brown cell under a white cup's side as bright as the paper read as bare"),
         (8062, "a bare cell in plain view beside a white cup's bare cells taken for its rim"),
         (8972, "a bare cell in plain view beside a white cup's bare cells taken for its rim"),
+        (8322, "a blue cell refused because a lower white left it unsure, naming nothing else"),
+        (8626, "a brown cell refused because a lower white left it unsure, naming nothing else"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -378,6 +380,12 @@ def test_a_reading_that_a_lower_white_changes_is_ambiguous() -> None:
     assert unsure_white(read, Read("cell (1,1)", None, 0.9)).problem == (
         "cell (1,1): ambiguous green/paper"
     )
+    assert unsure_white(read, Read("cell (1,1)", "blue", 0.9)).problem == (
+        "cell (1,1): ambiguous green/blue"
+    )
+    # Refused with the lower white, the cell names nothing else: the reading stands.
+    unsure = Read("cell (1,1)", None, 0.0, "cell (1,1): ambiguous green/brown")
+    assert unsure_white(read, unsure) == read
     refused = Read("cell (1,1)", None, 0.0, "cell (1,1): covered")
     assert unsure_white(refused, Read("cell (1,1)", "red", 0.9)) == refused
 
