@@ -217,19 +217,19 @@ def smooth_blobs(
     inside = np.zeros(len(reads), bool)
     for group in _alike_groups(plain, reads, maps):
         if len(group) >= SMOOTH_GROUP and not _shaped_like_cells(group, reads, outlined, maps):
+            inside[group] = True
             colour = reads[group[0]].value
-            rim = [
-                n
-                for k in group
-                for n in maps.neighbours[k]
-                if colour is not None and reads[n].value == colour
-            ]
+            if colour is None:
+                # Bare paper beside a white cup looks as a cell under its rim would: the cup's
+                # side is found by the grid it hides instead (``smooth_objects``).
+                continue
+            rim = [n for k in group for n in maps.neighbours[k] if reads[n].value == colour]
             rim = [
                 n
                 for n in rim
                 if not outlined[n] and not (beside[n] and _touching(n, group, maps) == 1)
             ]
-            inside[group + rim] = True
+            inside[rim] = True
     return inside
 
 
