@@ -242,6 +242,16 @@ def test_an_empty_card_place_under_a_shadow_is_read_empty(hard: Callable[[int], 
     assert read(scan.seen, "shade medium-1") == (None, None)
 
 
+@pytest.mark.parametrize("seed, place", [(8482, "shade medium-1"), (10991, "shade small")])
+def test_an_empty_card_place_tinted_by_the_light_is_read_empty(
+    hard: Callable[[int], Scanned], seed: int, place: str
+) -> None:
+    # A warm light (8482) and a reddish one (10991) leave the bare paper off its printed hue.
+    scan = hard(seed)
+    assert scan.truth[place] is None and place not in scan.hidden
+    assert read(scan.seen, place) == (None, None)
+
+
 @pytest.mark.parametrize(
     "seed, places",
     [(84, {"shade medium-1": "soot"}), (99, {"shade small": "shell", "shade medium-1": "ice"})],
