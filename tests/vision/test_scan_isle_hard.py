@@ -46,6 +46,9 @@ from vision.scan.readers.isle import (
     unsure_white,
 )
 from vision.scan.readers.isle_over import (
+    SEAMS_GRID,
+    SIDE_GRID,
+    _hides_grid,
     _hue_edges,
     covered_cells,
     smooth_blobs,
@@ -221,6 +224,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8972, "a bare cell in plain view beside a white cup's bare cells taken for its rim"),
         (8322, "a blue cell refused because a lower white left it unsure, naming nothing else"),
         (8626, "a brown cell refused because a lower white left it unsure, naming nothing else"),
+        (8022, "a red cup's side, its grid response weakly inverted, read as red and bare"),
+        (8282, "a blue cup's side, its grid response weakly inverted, read as blue cells"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -840,6 +845,31 @@ def test_a_sliver_of_a_cups_side_across_its_rough_rim_is_part_of_the_cup() -> No
     side_alone = face.copy()
     side_alone[side] = (60.0, 60.0, 170.0)
     assert not smooth_objects(noisy(side_alone, 1), clear, seen, PAPER, maps).any()
+
+
+@pytest.mark.parametrize(
+    "strength, hides",
+    [
+        (0.0, True),
+        (0.9 * SIDE_GRID, True),
+        (1.1 * SIDE_GRID, False),
+        (1.0, False),
+        (-0.9 * SEAMS_GRID, True),
+        (-1.1 * SEAMS_GRID, False),
+    ],
+)
+def test_a_part_hides_the_grid_unless_it_shows_it_or_strongly_inverted(
+    strength: float, hides: bool
+) -> None:
+    # A cup's side, shaded unevenly, meets the grid's pattern weakly either way; bare seams
+    # between hatched cells show it inverted, and strongly.
+    maps, _, _ = bare_sheet()
+    lit = (0.05, 40.0)  # slope, t: the grid on lit bare paper
+    noise = np.random.default_rng(3).normal(0.0, 0.002, maps.shape).astype(np.float32)
+    lines = strength * lit[0] * maps.line_grid + noise
+    part = np.zeros(maps.shape, bool)
+    part[60:120, 60:160] = True
+    assert _hides_grid(lines, maps.line_grid, part, maps, lit) is hides
 
 
 def test_in_a_blurred_photo_a_white_cup_is_found_and_a_shadow_is_not() -> None:
