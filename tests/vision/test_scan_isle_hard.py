@@ -226,6 +226,10 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8626, "a brown cell refused because a lower white left it unsure, naming nothing else"),
         (8022, "a red cup's side, its grid response weakly inverted, read as red and bare"),
         (8282, "a blue cup's side, its grid response weakly inverted, read as blue cells"),
+        (8092, "bare cells in a blurred shadow, the grid faint through it, taken for a cup"),
+        (8384, "a bare cell in a blurred shadow, the grid faint through it, taken for a cup"),
+        (8980, "a red cell in a hand's blurred shadow, the grid faint through it: a cup"),
+        (5389, "a bare cell at a cup's blurred shadow, the grid faint through it: a cup"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
