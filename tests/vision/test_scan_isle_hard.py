@@ -230,6 +230,10 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8384, "a bare cell in a blurred shadow, the grid faint through it, taken for a cup"),
         (8980, "a red cell in a hand's blurred shadow, the grid faint through it: a cup"),
         (5389, "a bare cell at a cup's blurred shadow, the grid faint through it: a cup"),
+        (8359, "a bare cell in a blurred shadow, its grid 0.45 as clear as lit paper's: a cup"),
+        (8791, "cells in a blurred shadow, its grid 0.41 as clear as lit paper's: a cup"),
+        (5061, "a bare cell by a shadow lying mostly on the margin, over few outlines: a cup"),
+        (8909, "a bare cell by a shadow lying mostly on the margin, over few outlines: a cup"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(

@@ -111,11 +111,12 @@ LINE_EFFECT = 0.19
 LEAST_LINE_PX = 20
 # Through a part of the paper's hue, the printed grid must show at least this share as clearly
 # as on the lit bare paper of the island (a shadow darkens outline and paper alike), and
-# significantly (t statistic): blurred shadows over a few cells in plain view showed the grid at
-# t 3.0-3.4 on hard renders, and were taken for white cups at OUTLINES_SHOW (3.5). Lowered to
-# SHADOW_SHOWS, 4 boards of 1,400 were released and no cell under a cup was read wrong.
-SHADOW_GRID = 0.5
-SHADOW_SHOWS = 3.0
+# significantly (t statistic). Blurred shadows in plain view showed it 0.41-0.45 as clearly (at
+# t 4.8-5.8), or over few outlines at t 2.6-3.4 (one lying mostly on the margin), and were taken
+# for white cups at 0.5 and OUTLINES_SHOW (3.5). At these limits, 8 boards of 1,400 hard renders
+# were released, and no cell under a cup was read wrong.
+SHADOW_GRID = 0.4
+SHADOW_SHOWS = 2.5
 LIT_PAPER = 0.05  # log units: bare paper this close to the brightest around is lit
 # Outlines missing: fainter than this (log units) on a pencil's cell; on a bare cell, fainter
 # than this share of the sheet's bare cells (of which at least LEAST_BARE), unless MOST_BRIGHT
