@@ -112,7 +112,7 @@ LEAST_LINE_PX = 20
 # Through a part of the paper's hue, the printed grid must show at least this share as clearly
 # as on the lit bare paper of the island (a shadow darkens outline and paper alike), and
 # significantly (t statistic). Blurred shadows in plain view showed it 0.41-0.45 as clearly (at
-# t 4.8-5.8), or over few outlines at t 2.6-3.4 (one lying mostly on the margin), and were taken
+# t 4.8-5.8), or over few outlines at t 2.6-3.4 (two lying mostly on the margin), and were taken
 # for white cups at 0.5 and OUTLINES_SHOW (3.5). At these limits, 8 boards of 1,400 hard renders
 # were released, and no cell under a cup was read wrong.
 SHADOW_GRID = 0.4
