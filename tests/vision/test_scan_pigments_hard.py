@@ -242,6 +242,15 @@ def test_an_empty_card_place_under_a_shadow_is_read_empty(hard: Callable[[int], 
     assert read(scan.seen, "shade medium-1") == (None, None)
 
 
+def test_an_empty_slot_a_step_further_from_its_wells_hue_is_read_empty(
+    hard: Callable[[int], Scanned],
+) -> None:
+    # Its median lies (5, 5) in a*b* from the well's: 7.07.
+    scan = hard(9692)
+    assert scan.truth["small window 1"] is None
+    read_in_plain_view(scan, "small window 1")
+
+
 @pytest.mark.parametrize("seed, place", [(8482, "shade medium-1"), (10991, "shade small")])
 def test_an_empty_card_place_tinted_by_the_light_is_read_empty(
     hard: Callable[[int], Scanned], seed: int, place: str
