@@ -10,8 +10,9 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   darker than the paper around it, or on the island of the paper's hue and below the sensor's
   limit however bright (a white cup's side), with no printed outline showing inside it, is part of
   something over the sheet (a shadow is as smooth, but the outlines show through it: through a
-  region of the paper's hue, the printed grid's own pattern must show about as strongly as on
-  the lit bare paper, however faint blur leaves it there; a white cup hides it). A part is of
+  region of the paper's hue, the printed grid's own pattern must show, significantly and at
+  least 0.4 as strongly as on the lit bare paper, however faint blur leaves it there; a white
+  cup hides it). A part is of
   one hue: blurred hatching as smooth as a cup of another colour beside it is a part of its
   own, and shows its outlines. Such parts close together (a cup's side and its coffee, parted
   by the rim's edge) that together are larger than a few cells are one thing. A plain part
