@@ -46,8 +46,12 @@ from vision.scan.readers.isle import (
     unsure_white,
 )
 from vision.scan.readers.isle_over import (
+    BEYOND_ISLAND,
+    LEAST_PART,
+    LEAST_SIDE,
     SEAMS_GRID,
     SIDE_GRID,
+    _across_cells,
     _hides_grid,
     _hue_edges,
     covered_cells,
@@ -234,6 +238,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8791, "cells in a blurred shadow, its grid 0.41 as clear as lit paper's: a cup"),
         (5061, "a bare cell by a shadow lying mostly on the margin, over few outlines: a cup"),
         (8909, "a bare cell by a shadow lying mostly on the margin, over few outlines: a cup"),
+        (8333, "a yellow cup's side lying mostly on the margin: a cell under it read as a pencil"),
+        (9443, "a blue cup's side lying over the margin and two cells read as blue"),
+        (9493, "a yellow cup's side lying mostly on the margin: a blue cell read as brown"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -853,6 +860,34 @@ def test_a_sliver_of_a_cups_side_across_its_rough_rim_is_part_of_the_cup() -> No
     side_alone = face.copy()
     side_alone[side] = (60.0, 60.0, 170.0)
     assert not smooth_objects(noisy(side_alone, 1), clear, seen, PAPER, maps).any()
+
+
+def test_a_tinted_sliver_of_a_cups_side_lying_on_the_margin_is_part_of_the_cup() -> None:
+    # The cup stands at the island's edge: the sliver of its side across the rim lies over two
+    # cells only, most of it beyond them, where no hatching reaches.
+    maps, seen, clear = bare_sheet()
+    face = hatched_face(5)
+    centre = (130, 52)
+    coffee = disc(face, centre, 24)
+    rim = disc(face, centre, 30) & ~coffee
+    cup = disc(face, centre, 44)
+    rows, columns = np.indices(face.shape[:2])
+    side = cup & ~disc(face, centre, 30) & (rows < 26) & (np.abs(columns - centre[0]) < 16)
+    assert LEAST_SIDE <= side.sum() < LEAST_PART and not _across_cells(side, maps)
+    assert (side & (maps.whole < 0)).sum() >= BEYOND_ISLAND * side.sum()
+    stripes = (rows + columns) // 2 % 2 == 0
+    with_cup = face.copy()
+    with_cup[coffee] = (40.0, 60.0, 90.0)
+    with_cup[rim & stripes] = (60.0, 60.0, 170.0)
+    with_cup[rim & ~stripes] = (200.0, 200.0, 230.0)
+    with_cup[side] = (60.0, 60.0, 170.0)
+    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    assert found[cv2.erode(side.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
+    assert not found[cv2.dilate(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0].any()
+    # Of the paper's hue, it may be a shadow on the margin: no grid shows there to tell.
+    with_cup[side] = PAPER * 0.8
+    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    assert not found[side].any()
 
 
 @pytest.mark.parametrize(

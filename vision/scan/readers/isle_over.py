@@ -12,19 +12,19 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   something over the sheet (a shadow is as smooth, but the outlines show through it: through a
   region of the paper's hue, the printed grid's own pattern must show, significantly and at
   least 0.4 as strongly as on the lit bare paper, however faint blur leaves it there; a white
-  cup hides it). A part is of
-  one hue: blurred hatching as smooth as a cup of another colour beside it is a part of its
-  own, and shows its outlines. Such parts close together (a cup's side and its coffee, parted
-  by the rim's edge) that together are larger than a few cells are one thing. A plain part
-  across its rim from one is part of it too when it hides the printed grid and, if small, lies
-  across several cells: a sliver of a cup's side (hatching keeps within its cell's outline,
-  and shows it or its bare seams). A smooth region on the island alone that reaches only cells
-  read cleanly as pencils, ringed by cells read cleanly, is their hatching, however plain blur
-  leaves it; so are cells of one pencil that it reaches at its edge, showing their outlines,
-  when what lies beyond them is in plain view (blurred hatching joins the smooth surface of a
-  hand beside it, but a hand hides the outlines it lies over). Whatever lies beyond, a cell read
-  cleanly as a pencil where what was found stops at its outline on three of its edges is
-  hatching: it ends where its cell does, and a cup or a hand is round.
+  cup hides it). A part is of one hue: blurred hatching as smooth as a cup of another colour
+  beside it is a part of its own, and shows its outlines. Such parts close together (a cup's
+  side and its coffee, parted by the rim's edge) that together are larger than a few cells are
+  one thing. A plain part across its rim from one is part of it too when it hides the printed
+  grid and, if small, lies across several cells or, tinted, largely beyond the island: a sliver
+  of a cup's side (hatching keeps within its cell's outline, and shows it or its bare seams). A
+  smooth region on the island alone that reaches only cells read cleanly as pencils, ringed by
+  cells read cleanly, is their hatching, however plain blur leaves it; so are cells of one
+  pencil that it reaches at its edge, showing their outlines, when what lies beyond them is in
+  plain view (blurred hatching joins the smooth surface of a hand beside it, but a hand hides
+  the outlines it lies over). Whatever lies beyond, a cell read cleanly as a pencil where what
+  was found stops at its outline on three of its edges is hatching: it ends where its cell
+  does, and a cup or a hand is round.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
   cup that looks like a pencil, or like paper; with a pencil's, the cells read alike around them
   (its rim), but for a cell that shows its outline (hatching beside the cup), or that borders
@@ -104,6 +104,10 @@ SEAMS_GRID = 1.6
 LEAST_SIDE = 250.0  # mm^2
 SIDE_CELLS = 3
 SIDE_SHARE = 0.1
+# ...or, tinted, lying this share beyond the island: hatching keeps within its cells. (Of the
+# paper's hue, it may be a shadow on the margin, where no grid shows to tell it from a cup.)
+# Such slivers lying over hidden cells were 0.30 and more beyond it on 1,000 hard renders.
+BEYOND_ISLAND = 0.25
 OUTLINES_SHOW = 3.5  # t statistic
 # ...and by this much (in the spread's units) on the outlines' every pixel: blur ties pixels
 # together, so over a cup's smooth body thousands of pixels large the slightest shading along
@@ -394,7 +398,8 @@ def smooth_objects(
     brightest paper around, or on the island of the paper's hue and measured (a white cup's side
     as bright as the paper), with no outline showing through, larger than LEAST_OBJECT alone or
     with such regions of the same kind (coloured, or of the paper's hue) close by; and the plain
-    regions across the rim from one that hide the printed grid (the sliver of a cup's side)."""
+    regions across the rim from one that hide the printed grid and, if small, lie across several
+    cells or, tinted, largely beyond the island (the sliver of a cup's side)."""
     rough = _roughness(image)
     measured = ~(clipped[:, :, 0] | clipped[:, :, 1] | clipped[:, :, 2])
     quiet = maps.margin & seen & measured
@@ -464,7 +469,8 @@ def smooth_objects(
         over |= parts & (area[which] >= LEAST_OBJECT * SHEET_PPM * SHEET_PPM)
     if not over.any():
         return over  # nothing over the sheet, so no rim to look across
-    # Smaller parts across the rim from one: a sliver of a cup's side, if it lies across cells.
+    # Smaller parts across the rim from one: a sliver of a cup's side, if it lies across cells,
+    # or beyond them.
     near = cv2.dilate(over.astype(np.uint8), disc(2.0 * ACROSS_RIM_MM)) > 0
     for label in np.unique(labels[near]):
         if label == 0 or not LEAST_SIDE <= sizes[label] < LEAST_PART:
@@ -472,7 +478,7 @@ def smooth_objects(
         part = labels == label
         coloured = bool(column_median(hue[part]) > OTHER_HUE)
         if (
-            _across_cells(part, maps)
+            (_across_cells(part, maps) or (coloured and _beyond_island(part, maps)))
             and not shows(part, coloured)
             and _hides_grid(lines, grid, part, maps, lit_response)
         ):
@@ -512,6 +518,11 @@ def _across_cells(part: Mask, maps: SheetMaps) -> bool:
     cells = np.bincount(maps.whole[whole], minlength=count)
     inside = np.bincount(maps.whole[whole & part], minlength=count)
     return int(((inside > 0) & (inside >= SIDE_SHARE * cells)).sum()) >= SIDE_CELLS
+
+
+def _beyond_island(part: Mask, maps: SheetMaps) -> bool:
+    """Whether BEYOND_ISLAND of ``part`` or more lies beyond every cell, on the margin."""
+    return bool((part & (maps.whole < 0)).sum() >= BEYOND_ISLAND * part.sum())
 
 
 def _hides_grid(
