@@ -241,6 +241,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8333, "a yellow cup's side lying mostly on the margin: a cell under it read as a pencil"),
         (9443, "a blue cup's side lying over the margin and two cells read as blue"),
         (9493, "a yellow cup's side lying mostly on the margin: a blue cell read as brown"),
+        (9379, "a brown cell half under a red cup, its other edges showing, read as red"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1144,13 +1145,13 @@ def test_a_smooth_thing_over_pencilled_cells_that_ends_where_they_do_is_hatching
     # round about their shared corner and within them.
     group, around = touching_three(maps)
     thing = round_over(maps, group)
-    contrast = np.full(len(maps.names), 0.05, np.float32)
+    edges = np.full((len(maps.names), 6), 0.05, np.float32)
     outlined = np.ones(len(maps.names), bool)
     image = np.full((*maps.shape, 3), 200.0, np.float32)
 
     def covered(over: np.ndarray, reads: list[Read]) -> list[int]:
         nothing = np.zeros(maps.shape, bool)
-        found = covered_cells(over, nothing, image, clear, maps, reads, contrast, outlined)
+        found = covered_cells(over, nothing, image, clear, maps, reads, edges, outlined)
         return [int(k) for k in np.flatnonzero(found)]
 
     # Every cell it reaches is read as blue, every cell around as paper: hatching.
@@ -1182,7 +1183,7 @@ def test_a_smooth_thing_that_stops_at_a_cells_outline_on_three_edges_is_its_hatc
     x, y = np.round(maps.centres[edge]).astype(int)
     hatching = np.isin(maps.whole, group)
     cup = disc(hatching, (int(x), int(y)), 12)
-    contrast = np.full(len(maps.names), 0.05, np.float32)
+    edges = np.full((len(maps.names), 6), 0.05, np.float32)
     outlined = np.ones(len(maps.names), bool)
     image = np.full((*maps.shape, 3), 200.0, np.float32)
     refused = {edge: Read(maps.names[edge], None, 0.0, "coloured only in part")}
@@ -1190,7 +1191,7 @@ def test_a_smooth_thing_that_stops_at_a_cells_outline_on_three_edges_is_its_hatc
 
     def covered(over: np.ndarray) -> list[int]:
         nothing = np.zeros(maps.shape, bool)
-        found = covered_cells(over, nothing, image, clear, maps, reads, contrast, outlined)
+        found = covered_cells(over, nothing, image, clear, maps, reads, edges, outlined)
         return [int(k) for k in np.flatnonzero(found)]
 
     under_cup = covered(cup)
@@ -1210,16 +1211,19 @@ def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_sh
     hand = around[0]
     under_hand = cv2.erode(np.isin(maps.whole, hand).astype(np.uint8), np.ones((5, 5))) > 0
     smooth = round_over(maps, group, hand) | under_hand
-    contrast = np.full(len(maps.names), 0.05, np.float32)
+    shown = np.full((len(maps.names), 6), 0.05, np.float32)
     image = np.full((*maps.shape, 3), 200.0, np.float32)
     hidden = Read(maps.names[hand], None, 0.0, "coloured only in part")
 
     def covered(
-        reaching: np.ndarray, outlined: np.ndarray, around: dict[int, Read] | None = None
+        reaching: np.ndarray,
+        outlined: np.ndarray,
+        around: dict[int, Read] | None = None,
+        edges: np.ndarray = shown,
     ) -> list[int]:
         reads = blob_reads(maps, group, {hand: hidden, **(around or {})})
         over = smooth | reaching
-        found = covered_cells(over, reaching, image, clear, maps, reads, contrast, outlined)
+        found = covered_cells(over, reaching, image, clear, maps, reads, edges, outlined)
         return [int(k) for k in np.flatnonzero(found)]
 
     showing = np.ones(len(maps.names), bool)
@@ -1235,6 +1239,19 @@ def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_sh
     # ...and cells beside one refused that nothing found lies over.
     refused = {around[1]: Read(maps.names[around[1]], None, 0.0, "faint")}
     assert covered(under_hand, showing, refused) == sorted([*group, hand])
+    # A cell may show its outline where nothing lies over it, and not where a cup does: it
+    # lies in part under the cup. Green cells far off tell how clearly outlines show.
+    far = [k for k in range(len(maps.names)) if k not in group and k not in around][::9][:5]
+    pencils = {k: Read(maps.names[k], "green", 0.9) for k in far}
+    assert covered(under_hand, showing, pencils) == [hand]
+    points = np.round(maps.outline[0][group[0]]).astype(int)
+    lain_over = smooth[points[..., 1], points[..., 0]].mean(axis=1) >= 0.5
+    assert lain_over.any() and not lain_over.all()
+    hiding = shown.copy()
+    hiding[group[0], lain_over] = 0.0
+    assert covered(under_hand, showing, pencils, hiding) == sorted([*group, hand])
+    hiding[group[0], lain_over] = 0.006  # faint with blur, but not hidden
+    assert covered(under_hand, showing, pencils, hiding) == [hand]
 
 
 def test_a_cell_bordering_a_cup_at_one_edge_with_its_outline_showing_is_beside_it() -> None:

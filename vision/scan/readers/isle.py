@@ -71,6 +71,7 @@ from vision.scan.readers.isle_bright import (
 from vision.scan.readers.isle_over import (
     covered_cells,
     covering,
+    edge_contrast,
     outline_contrast,
     smooth_objects,
 )
@@ -921,7 +922,8 @@ class IsleReader:
         shown = seen[ys, xs]
         ys, xs, owner = ys[shown], xs[shown], maps.owner[shown]
         pixels, over, whites = image[ys, xs], clipped[ys, xs], paper.white[ys, xs]
-        contrast = outline_contrast(image, maps)
+        edges = edge_contrast(image, maps)
+        contrast = outline_contrast(edges)
         reaching = covering(image, clipped, paper.white, seen, maps)
         things = reaching | smooth_objects(image, clipped, seen, light.white, maps)
         things |= cup_rims(things, seen, image)
@@ -1004,7 +1006,7 @@ class IsleReader:
         # The sheet may be lit brighter than the card (see ``isle_bright``).
         lit = cell_means(whites, owner, count) * (CARD_SLACK if guessed.all() else 1.0)
         reads = unseen_strokes(reads, lit, maps.centres, ABSORB)
-        under = covered_cells(things, reaching, image, clipped, maps, reads, contrast, outlined)
+        under = covered_cells(things, reaching, image, clipped, maps, reads, edges, outlined)
         return [
             Read(place, None, 0.0, f"{place}: outside the photo")
             if not visible[k]
