@@ -55,6 +55,7 @@ from vision.scan.readers.isle_over import (
     _hides_grid,
     _hue_edges,
     covered_cells,
+    covering,
     smooth_blobs,
     smooth_objects,
 )
@@ -242,6 +243,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9443, "a blue cup's side lying over the margin and two cells read as blue"),
         (9493, "a yellow cup's side lying mostly on the margin: a blue cell read as brown"),
         (9379, "a brown cell half under a red cup, its other edges showing, read as red"),
+        (5394, "brown hatching blurred on to the margin traced with a hand into the cells"),
+        (9866, "strokes blurred on to the bottom margin traced into the cells above them"),
+        (9271, "a shadow's tinted edge on the margin traced into three cells in plain view"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -782,6 +786,27 @@ def assert_found_just(found: np.ndarray, thing: np.ndarray) -> None:
     beyond = cv2.dilate(thing.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0
     assert found[within].all()
     assert not found[beyond].any()
+
+
+def test_a_smooth_thing_on_the_margin_covers_what_it_reaches_and_strokes_there_do_not() -> None:
+    # A hand over the margin at the top edge, reaching into the cells below it.
+    maps, seen, clear = bare_sheet()
+    face = hatched_face(5)
+    hand = disc(face, (130, 0), 30)
+    assert (hand & maps.margin).sum() > 300 and (hand & (maps.whole >= 0)).sum() > 300
+    with_hand = face.copy()
+    with_hand[hand] = (95.0, 130.0, 190.0)
+    found = covering(noisy(with_hand, 1), clear, PAPER, seen, maps)
+    assert (
+        found[hand].mean() > 0.95
+        and not found[cv2.dilate(hand.astype(np.uint8), np.ones((9, 9))) == 0].any()
+    )
+    # Strokes of the same colour there, paper between them, are not a thing lying over it.
+    rows, columns = np.indices(face.shape[:2])
+    strokes = hand & ((rows + columns) // 2 % 3 != 0)
+    with_strokes = face.copy()
+    with_strokes[strokes] = (95.0, 130.0, 190.0)
+    assert not covering(noisy(with_strokes, 1), clear, PAPER, seen, maps).any()
 
 
 def test_a_smooth_cup_over_the_island_is_found_and_a_shadow_is_not() -> None:
