@@ -52,6 +52,7 @@ from vision.scan.readers.isle_over import (
     SEAMS_GRID,
     SIDE_GRID,
     _across_cells,
+    _beneath_hatching,
     _hides_grid,
     _hue_edges,
     covered_cells,
@@ -246,6 +247,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5394, "brown hatching blurred on to the margin traced with a hand into the cells"),
         (9866, "strokes blurred on to the bottom margin traced into the cells above them"),
         (9271, "a shadow's tinted edge on the margin traced into three cells in plain view"),
+        (9121, "a red cup joined by red hatching beside it: a green cell under it read red"),
+        (9562, "a hand joined by brown hatching beside it: a bare cell under it read brown"),
+        (9740, "a thing joined by brown hatching beside it: cells under it read brown"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -914,6 +918,25 @@ def test_a_tinted_sliver_of_a_cups_side_lying_on_the_margin_is_part_of_the_cup()
     with_cup[side] = PAPER * 0.8
     found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
     assert not found[side].any()
+
+
+def test_what_hatching_of_a_cups_colour_joins_is_the_cup_where_no_outline_shows() -> None:
+    # One smooth part: a cup over the cells on the left, red hatching blurred as smooth beside it
+    # on the right, its outlines standing out.
+    maps, _, _ = bare_sheet()
+    noise = np.random.default_rng(3).normal(0.0, 0.002, maps.shape).astype(np.float32)
+    part = np.zeros(maps.shape, bool)
+    part[60:140, 60:180] = True
+    hatching = np.isin(maps.whole, np.flatnonzero(maps.centres[:, 0] > 150))
+    lines = noise + 0.05 * maps.line_grid * hatching
+    beneath = _beneath_hatching(lines, part, maps)
+    assert beneath is not None
+    assert not (beneath & hatching).any()
+    assert (beneath == part & ~hatching).mean() > 0.999  # but a cell at its edge
+    # Outlines showing faintly all over it are hatching blurred, not a cup.
+    assert _beneath_hatching(lines + 0.01 * maps.line_grid, part, maps) is None
+    # Nor is a rest too small to be a thing.
+    assert _beneath_hatching(lines, part & (np.indices(maps.shape)[1] > 145), maps) is None
 
 
 @pytest.mark.parametrize(
