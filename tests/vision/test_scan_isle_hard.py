@@ -868,21 +868,31 @@ def test_a_cups_side_and_its_coffee_are_one_thing_though_each_is_small() -> None
     assert not smooth_objects(noisy(side_alone, 1), clear, seen, PAPER, maps).any()
 
 
-def test_a_sliver_of_a_cups_side_across_its_rough_rim_is_part_of_the_cup() -> None:
-    # The side shows only as a sliver smaller than a part of a cup, parted from the coffee by
-    # the rim's rough edges; it lies across several cells and hides their outlines.
-    maps, seen, clear = bare_sheet()
-    face = hatched_face(5)
-    coffee = disc(face, (130, 100), 24)
-    rim = disc(face, (130, 100), 30) & ~coffee
-    cup = disc(face, (130, 100), 44)
-    side = cup & ~disc(face, (130, 100), 30) & (np.arange(face.shape[1]) < 104)[None, :]
-    stripes = (np.add.outer(*(np.arange(n) for n in face.shape[:2])) // 2) % 2 == 0
+def red_cup_with_side(
+    face: np.ndarray, centre: tuple[int, int], side: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``face`` with a red cup of coffee at ``centre``, its rim rough (striped), and the part
+    ``side`` of its side showing; and where its coffee is."""
+    coffee = disc(face, centre, 24)
+    rim = disc(face, centre, 30) & ~coffee
+    rows, columns = np.indices(face.shape[:2])
+    stripes = (rows + columns) // 2 % 2 == 0
     with_cup = face.copy()
     with_cup[coffee] = (40.0, 60.0, 90.0)
     with_cup[rim & stripes] = (60.0, 60.0, 170.0)
     with_cup[rim & ~stripes] = (200.0, 200.0, 230.0)
     with_cup[side] = (60.0, 60.0, 170.0)
+    return with_cup, coffee
+
+
+def test_a_sliver_of_a_cups_side_across_its_rough_rim_is_part_of_the_cup() -> None:
+    # The side shows only as a sliver smaller than a part of a cup, parted from the coffee by
+    # the rim's rough edges; it lies across several cells and hides their outlines.
+    maps, seen, clear = bare_sheet()
+    face = hatched_face(5)
+    cup = disc(face, (130, 100), 44)
+    side = cup & ~disc(face, (130, 100), 30) & (np.arange(face.shape[1]) < 104)[None, :]
+    with_cup, coffee = red_cup_with_side(face, (130, 100), side)
     found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
     assert found[cv2.erode(side.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
     assert found[cv2.erode(coffee.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
@@ -898,19 +908,12 @@ def test_a_tinted_sliver_of_a_cups_side_lying_on_the_margin_is_part_of_the_cup()
     maps, seen, clear = bare_sheet()
     face = hatched_face(5)
     centre = (130, 52)
-    coffee = disc(face, centre, 24)
-    rim = disc(face, centre, 30) & ~coffee
     cup = disc(face, centre, 44)
     rows, columns = np.indices(face.shape[:2])
     side = cup & ~disc(face, centre, 30) & (rows < 26) & (np.abs(columns - centre[0]) < 16)
     assert LEAST_SIDE <= side.sum() < LEAST_PART and not _across_cells(side, maps)
     assert (side & (maps.whole < 0)).sum() >= BEYOND_ISLAND * side.sum()
-    stripes = (rows + columns) // 2 % 2 == 0
-    with_cup = face.copy()
-    with_cup[coffee] = (40.0, 60.0, 90.0)
-    with_cup[rim & stripes] = (60.0, 60.0, 170.0)
-    with_cup[rim & ~stripes] = (200.0, 200.0, 230.0)
-    with_cup[side] = (60.0, 60.0, 170.0)
+    with_cup, _ = red_cup_with_side(face, centre, side)
     found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
     assert found[cv2.erode(side.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
     assert not found[cv2.dilate(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0].any()
