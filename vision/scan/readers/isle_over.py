@@ -15,18 +15,18 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   cup hides it). A part is of one hue: blurred hatching as smooth as a cup of another colour
   beside it is a part of its own, and shows its outlines; hatching of the cup's own colour joins
   its part, and is told by the cells whose outlines stand out in it: without them, the rest
-  hides its outlines altogether. Such parts close together (a cup's
-  side and its coffee, parted by the rim's edge) that together are larger than a few cells are
-  one thing. A plain part across its rim from one is part of it too when it hides the printed
-  grid and, if small, lies across several cells or, tinted, largely beyond the island: a sliver
-  of a cup's side (hatching keeps within its cell's outline, and shows it or its bare seams). A
-  smooth region on the island alone that reaches only cells read cleanly as pencils, ringed by
-  cells read cleanly, is their hatching, however plain blur leaves it; so are cells of one
-  pencil that it reaches at its edge, showing their outlines, when what lies beyond them is in
-  plain view (blurred hatching joins the smooth surface of a hand beside it, but a hand hides
-  the outlines it lies over, and a cup over part of a cell the edges it lies over). Whatever
-  lies beyond, a cell read cleanly as a pencil where what was found stops at its outline on
-  three of its edges is hatching: it ends where its cell does, and a cup or a hand is round.
+  hides its outlines altogether. Such parts close together (a cup's side and its coffee, parted
+  by the rim's edge) that together are larger than a few cells are one thing. A plain part
+  across its rim from one is part of it too when it hides the printed grid and, if small, lies
+  across several cells or, tinted, largely beyond the island: a sliver of a cup's side (hatching
+  keeps within its cell's outline, and shows it or its bare seams). A smooth region on the
+  island alone that reaches only cells read cleanly as pencils, ringed by cells read cleanly, is
+  their hatching, however plain blur leaves it; so are cells of one pencil that it reaches at
+  its edge, showing their outlines, when what lies beyond them is in plain view (blurred
+  hatching joins the smooth surface of a hand beside it, but a hand hides the outlines it lies
+  over, and a cup over part of a cell the edges it lies over). Whatever lies beyond, a cell read
+  cleanly as a pencil where what was found stops at its outline on three of its edges is
+  hatching: it ends where its cell does, and a cup or a hand is round.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
   cup that looks like a pencil, or like paper; with a pencil's, the cells read alike around them
   (its rim), but for a cell that shows its outline (hatching beside the cup), or that borders
