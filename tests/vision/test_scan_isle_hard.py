@@ -59,6 +59,7 @@ from vision.scan.readers.isle_over import (
     covering,
     smooth_blobs,
     smooth_objects,
+    smooth_surface,
 )
 from vision.scan.readers.isle_rims import BLUR_MM, WALL, cup_rims
 from vision.scan.readers.isle_sheet import SHEET_PPM, SheetMaps, log_planes
@@ -783,6 +784,20 @@ def bare_sheet() -> tuple[SheetMaps, np.ndarray, np.ndarray]:
     return maps, np.ones(maps.shape, bool), np.zeros((*maps.shape, 3), bool)
 
 
+def found_over(
+    image: np.ndarray, clipped: np.ndarray, seen: np.ndarray, maps: SheetMaps
+) -> np.ndarray:
+    """Where smooth surfaces are found over the sheet, its paper white ``PAPER``."""
+    smooth = smooth_surface(image, clipped, seen, maps)
+    return smooth_objects(image, clipped, seen, PAPER, maps, smooth)
+
+
+def traced(image: np.ndarray, clipped: np.ndarray, seen: np.ndarray, maps: SheetMaps) -> np.ndarray:
+    """Where something is traced from the sheet's margin, its paper white ``PAPER``."""
+    smooth = smooth_surface(image, clipped, seen, maps)
+    return covering(image, clipped, PAPER, seen, maps, smooth)
+
+
 def assert_found_just(found: np.ndarray, thing: np.ndarray) -> None:
     """All of ``thing`` found but its very edge (rough where it meets the sheet), and nothing
     beyond it."""
@@ -800,7 +815,7 @@ def test_a_smooth_thing_on_the_margin_covers_what_it_reaches_and_strokes_there_d
     assert (hand & maps.margin).sum() > 300 and (hand & (maps.whole >= 0)).sum() > 300
     with_hand = face.copy()
     with_hand[hand] = (95.0, 130.0, 190.0)
-    found = covering(noisy(with_hand, 1), clear, PAPER, seen, maps)
+    found = traced(noisy(with_hand, 1), clear, seen, maps)
     assert (
         found[hand].mean() > 0.95
         and not found[cv2.dilate(hand.astype(np.uint8), np.ones((9, 9))) == 0].any()
@@ -810,7 +825,7 @@ def test_a_smooth_thing_on_the_margin_covers_what_it_reaches_and_strokes_there_d
     strokes = hand & ((rows + columns) // 2 % 3 != 0)
     with_strokes = face.copy()
     with_strokes[strokes] = (95.0, 130.0, 190.0)
-    assert not covering(noisy(with_strokes, 1), clear, PAPER, seen, maps).any()
+    assert not traced(noisy(with_strokes, 1), clear, seen, maps).any()
 
 
 def test_a_smooth_cup_over_the_island_is_found_and_a_shadow_is_not() -> None:
@@ -819,12 +834,12 @@ def test_a_smooth_cup_over_the_island_is_found_and_a_shadow_is_not() -> None:
     cup = disc(face, (130, 100), 32)
     with_cup = face.copy()
     with_cup[cup] = (150.0, 90.0, 40.0)  # a blue cup, seen from above
-    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    found = found_over(noisy(with_cup, 1), clear, seen, maps)
     assert_found_just(found, cup)
     # A soft shadow as dark as the cup: the printed outlines show through it.
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
-    assert not smooth_objects(noisy(shadowed, 2), clear, seen, PAPER, maps).any()
+    assert not found_over(noisy(shadowed, 2), clear, seen, maps).any()
 
 
 def test_a_large_cup_shaded_faintly_along_the_printed_lines_is_still_found() -> None:
@@ -840,7 +855,7 @@ def test_a_large_cup_shaded_faintly_along_the_printed_lines_is_still_found() -> 
         with_cup = face.copy()
         shade = 1.0 - darker * maps.grid / maps.grid.max()
         with_cup[cup] = np.array([150.0, 90.0, 40.0]) * shade[cup][:, None]
-        return smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+        return found_over(noisy(with_cup, 1), clear, seen, maps)
 
     assert with_lines(0.02)[inside].all()  # 2 %: significant, but faint
     assert not with_lines(0.1)[inside].any()  # 10 %: as clear as through hatching
@@ -856,7 +871,7 @@ def test_a_cups_side_and_its_coffee_are_one_thing_though_each_is_small() -> None
     with_cup = face.copy()
     with_cup[side] = (150.0, 90.0, 40.0)
     with_cup[cup & ~side] = (40.0, 60.0, 90.0)
-    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    found = found_over(noisy(with_cup, 1), clear, seen, maps)
     within = (cv2.erode(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0) & (
         np.abs(np.arange(face.shape[1]) - 130) > 4
     )[None, :]
@@ -865,7 +880,7 @@ def test_a_cups_side_and_its_coffee_are_one_thing_though_each_is_small() -> None
     assert not found[beyond].any()
     side_alone = face.copy()
     side_alone[side] = (150.0, 90.0, 40.0)
-    assert not smooth_objects(noisy(side_alone, 1), clear, seen, PAPER, maps).any()
+    assert not found_over(noisy(side_alone, 1), clear, seen, maps).any()
 
 
 def red_cup_with_side(
@@ -893,13 +908,13 @@ def test_a_sliver_of_a_cups_side_across_its_rough_rim_is_part_of_the_cup() -> No
     cup = disc(face, (130, 100), 44)
     side = cup & ~disc(face, (130, 100), 30) & (np.arange(face.shape[1]) < 104)[None, :]
     with_cup, coffee = red_cup_with_side(face, (130, 100), side)
-    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    found = found_over(noisy(with_cup, 1), clear, seen, maps)
     assert found[cv2.erode(side.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
     assert found[cv2.erode(coffee.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
     assert not found[cv2.dilate(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0].any()
     side_alone = face.copy()
     side_alone[side] = (60.0, 60.0, 170.0)
-    assert not smooth_objects(noisy(side_alone, 1), clear, seen, PAPER, maps).any()
+    assert not found_over(noisy(side_alone, 1), clear, seen, maps).any()
 
 
 def test_a_tinted_sliver_of_a_cups_side_lying_on_the_margin_is_part_of_the_cup() -> None:
@@ -914,12 +929,12 @@ def test_a_tinted_sliver_of_a_cups_side_lying_on_the_margin_is_part_of_the_cup()
     assert LEAST_SIDE <= side.sum() < LEAST_PART and not _across_cells(side, maps)
     assert (side & (maps.whole < 0)).sum() >= BEYOND_ISLAND * side.sum()
     with_cup, _ = red_cup_with_side(face, centre, side)
-    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    found = found_over(noisy(with_cup, 1), clear, seen, maps)
     assert found[cv2.erode(side.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
     assert not found[cv2.dilate(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0].any()
     # Of the paper's hue, it may be a shadow on the margin: no grid shows there to tell.
     with_cup[side] = PAPER * 0.8
-    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    found = found_over(noisy(with_cup, 1), clear, seen, maps)
     assert not found[side].any()
 
 
@@ -975,25 +990,25 @@ def test_in_a_blurred_photo_a_white_cup_is_found_and_a_shadow_is_not() -> None:
     cup = disc(face, (130, 100), 30)
     with_cup = face.copy()
     with_cup[cup] = PAPER * 0.75  # as plain as paper, in its shade
-    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    found = found_over(noisy(with_cup, 1), clear, seen, maps)
     assert_found_just(found, cup)
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
-    assert not smooth_objects(noisy(shadowed, 2), clear, seen, PAPER, maps).any()
+    assert not found_over(noisy(shadowed, 2), clear, seen, maps).any()
 
 
 def test_a_white_cup_as_bright_as_the_paper_is_found_by_the_grid_it_hides() -> None:
     # Printed outlines sharp enough to part the bare cells' insides from one another.
     maps, seen, clear = bare_sheet()
     face = np.asarray(PAPER * (1.0 - 0.3 * maps.grid / maps.grid.max())[:, :, None], np.float32)
-    assert not smooth_objects(noisy(face, 1), clear, seen, PAPER, maps).any()
+    assert not found_over(noisy(face, 1), clear, seen, maps).any()
     # A white cup's side lit as the paper is: neither tinted nor darker, but no outline shows
     # through it. Found but its very edge, with at most the insides of the bare cells it reaches
     # into.
     cup = disc(face, (130, 100), 30)
     with_cup = face.copy()
     with_cup[cup] = PAPER
-    found = smooth_objects(noisy(with_cup, 1), clear, seen, PAPER, maps)
+    found = found_over(noisy(with_cup, 1), clear, seen, maps)
     assert found[cv2.erode(cup.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
     assert not found[~disc(face, (130, 100), 30 + 21)].any()
     # Paper at the sensor's limit is as smooth and hides the outlines too: not a cup.
@@ -1001,7 +1016,7 @@ def test_a_white_cup_as_bright_as_the_paper_is_found_by_the_grid_it_hides() -> N
     glare[cup] = 255.0
     clipped = np.zeros((*maps.shape, 3), bool)
     clipped[cup] = True
-    assert not smooth_objects(glare, clipped, seen, PAPER, maps).any()
+    assert not found_over(glare, clipped, seen, maps).any()
 
 
 def test_one_hue_ends_where_another_begins_but_not_in_shade_or_in_the_dark() -> None:

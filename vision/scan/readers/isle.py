@@ -74,6 +74,7 @@ from vision.scan.readers.isle_over import (
     edge_contrast,
     outline_contrast,
     smooth_objects,
+    smooth_surface,
 )
 from vision.scan.readers.isle_rims import cup_rims
 from vision.scan.readers.isle_sheet import (
@@ -924,8 +925,9 @@ class IsleReader:
         pixels, over, whites = image[ys, xs], clipped[ys, xs], paper.white[ys, xs]
         edges = edge_contrast(image, maps)
         contrast = outline_contrast(edges)
-        reaching = covering(image, clipped, paper.white, seen, maps)
-        things = reaching | smooth_objects(image, clipped, seen, light.white, maps)
+        smooth = smooth_surface(image, clipped, seen, maps)
+        reaching = covering(image, clipped, paper.white, seen, maps, smooth)
+        things = reaching | smooth_objects(image, clipped, seen, light.white, maps, smooth)
         things |= cup_rims(things, seen, image)
         # Beside a hand or a cup, what looks lit beyond the paper around may be the thing itself
         # (lit, while its shadow darkens the paper the white was measured on).

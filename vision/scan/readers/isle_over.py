@@ -64,7 +64,7 @@ FOREIGN_HUE = 0.06
 LEAST_BLOB = 30.0  # mm^2
 SAME_COLOUR = (0.08, 0.25)
 # A hand or a cup is smooth: at least this share of what lies on the margin is as smooth as
-# paper (see ``_smooth``). Strokes blurred on to the margin and a shadow's tinted edge are rough,
+# paper (``smooth_surface``). Strokes blurred on to the margin and a shadow's tinted edge are rough,
 # and were traced into cells in plain view; at 0.2, 4 boards of 2,400 hard renders were read
 # exactly that were not before, and none was lost.
 SMOOTH_SEED = 0.2
@@ -161,16 +161,18 @@ EDGE_UNDER = 0.5
 HIDDEN_EDGE = 0.1
 
 
-def covering(image: Floats, clipped: Mask, white: Floats, seen: Mask, maps: SheetMaps) -> Mask:
+def covering(
+    image: Floats, clipped: Mask, white: Floats, seen: Mask, maps: SheetMaps, smooth: Mask
+) -> Mask:
     """Where something lying over the sheet reaches its bare margin (a hand over a corner, a cup
     at the edge).
 
     The margin shows nothing but paper, so a hue there that is not the paper's is something
-    over the sheet, when it is smooth as a hand or a cup is (SMOOTH_SEED of it as smooth as
-    paper: a pencil's strokes blurred on to the margin, or the tinted edge of a shadow, are
-    rough); the connected region of that colour (hue and brightness), whatever cells it
-    crosses, is the thing itself: a hand or a cup is one colour, shaded a little. Hue is read
-    only in channels measured outright, and wherever it is measured.
+    over the sheet, when it is smooth as a hand or a cup is (SMOOTH_SEED of it ``smooth``, as
+    ``smooth_surface`` finds: a pencil's strokes blurred on to the margin, or the tinted edge of
+    a shadow, are rough); the connected region of that colour (hue and brightness), whatever
+    cells it crosses, is the thing itself: a hand or a cup is one colour, shaded a little. Hue is
+    read only in channels measured outright, and wherever it is measured.
     """
     blue, green, red = log_planes(image / white * 255.0)
     hues = (blue - green, red - green)
@@ -181,7 +183,6 @@ def covering(image: Floats, clipped: Mask, white: Floats, seen: Mask, maps: Shee
     seeds = (maps.margin & seen & odd).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(seeds, connectivity=8)
     covered = np.zeros(seeds.shape, bool)
-    smooth = _smooth(image, clipped, seen, maps)
     for label in range(1, count):
         if stats[label, cv2.CC_STAT_AREA] < LEAST_BLOB * SHEET_PPM * SHEET_PPM:
             continue
@@ -340,19 +341,25 @@ def _alike_groups(members: Mask, reads: list[Read], maps: SheetMaps) -> list[lis
     return groups
 
 
-def _edge_hidden(over: Mask, edges: Floats, reads: list[Read], maps: SheetMaps) -> Mask:
+def _sampled(mask: Mask, points: Floats) -> Mask:
+    """``mask`` at each of ``points`` (x, y in pixels; the nearest pixel, kept inside)."""
+    h, w = mask.shape
+    xs = np.clip(np.round(points[..., 0]).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.round(points[..., 1]).astype(np.intp), 0, h - 1)
+    return np.asarray(mask[ys, xs], bool)
+
+
+def _edge_hidden(
+    over: Mask, edges: Floats, contrast: Floats, reads: list[Read], maps: SheetMaps
+) -> Mask:
     """Per cell, whether an edge that ``over`` lies over (EDGE_UNDER of its points) shows less
     than HIDDEN_EDGE as clearly as the pencils' cells show their outlines (``edges``: how much
-    each edge shows; of such cells at least LEAST_NAMED)."""
+    each edge shows, ``contrast`` each outline; of such cells at least LEAST_NAMED)."""
     named = _pencilled(reads)
     if named.sum() < LEAST_NAMED:
         return np.zeros(len(reads), bool)
-    clear = float(np.median(outline_contrast(edges)[named]))
-    points = maps.outline[0]
-    h, w = over.shape
-    xs = np.clip(np.round(points[..., 0]).astype(np.intp), 0, w - 1)
-    ys = np.clip(np.round(points[..., 1]).astype(np.intp), 0, h - 1)
-    under = over[ys, xs].mean(axis=2) >= EDGE_UNDER
+    clear = float(np.median(contrast[named]))
+    under = _sampled(over, maps.outline[0]).mean(axis=2) >= EDGE_UNDER
     return np.asarray((under & (edges < HIDDEN_EDGE * clear)).any(axis=1), bool)
 
 
@@ -387,7 +394,7 @@ def _roughness(image: Floats) -> Floats:
     return np.asarray(np.sqrt(np.maximum(largest, 0.0)), np.float32)
 
 
-def _smooth(image: Floats, clipped: Mask, seen: Mask, maps: SheetMaps) -> Mask:
+def smooth_surface(image: Floats, clipped: Mask, seen: Mask, maps: SheetMaps) -> Mask:
     """Where the photo is as smooth as bare paper: at most ROUGHER times as rough as the
     margin's measured paper (its median: a thing lying there is smoother still)."""
     rough = _roughness(image)
@@ -477,7 +484,7 @@ def _brightest_around(shade: Floats) -> Floats:
 
 
 def smooth_objects(
-    image: Floats, clipped: Mask, seen: Mask, white: Floats, maps: SheetMaps
+    image: Floats, clipped: Mask, seen: Mask, white: Floats, maps: SheetMaps, smooth: Mask
 ) -> Mask:
     """Where a smooth surface lies over the sheet: regions as smooth as bare paper but of
     another hue than the paper's (``white``: its colour, per channel) or darker than the
@@ -485,7 +492,8 @@ def smooth_objects(
     as bright as the paper), with no outline showing through, larger than LEAST_OBJECT alone or
     with such regions of the same kind (coloured, or of the paper's hue) close by; and the plain
     regions across the rim from one that hide the printed grid and, if small, lie across several
-    cells or, tinted, largely beyond the island (the sliver of a cup's side)."""
+    cells or, tinted, largely beyond the island (the sliver of a cup's side). ``smooth``: where
+    the photo is as smooth as paper (``smooth_surface``)."""
     measured = ~(clipped[:, :, 0] | clipped[:, :, 1] | clipped[:, :, 2])
     blue, green, red = log_planes(image)
     hues = (blue - green, red - green)
@@ -495,7 +503,6 @@ def smooth_objects(
     )
     shade = (blue + green + red) / 3.0
     lit = _brightest_around(shade)
-    smooth = _smooth(image, clipped, seen, maps)
     tinted = (hue > OTHER_HUE) & measured
     odd = smooth & (tinted | (shade < lit - DARKER))
     # Tinted and untinted pixels make parts of their own: a hand and the shadow it casts touch,
@@ -646,14 +653,8 @@ def _ending_at_outline(over: Mask, maps: SheetMaps) -> Mask:
     on = maps.outline[0]
     outward = on - (maps.centres * SHEET_PPM).astype(np.float32)[:, None, None, :]
     outward *= STOP_MM * SHEET_PPM / np.linalg.norm(outward, axis=-1, keepdims=True)
-    h, w = over.shape
-
-    def at(points: Floats) -> Mask:
-        xs = np.clip(np.round(points[..., 0]).astype(np.intp), 0, w - 1)
-        ys = np.clip(np.round(points[..., 1]).astype(np.intp), 0, h - 1)
-        return np.asarray(over[ys, xs], bool)
-
-    stops = (at(on - outward) & ~at(on + outward)).mean(axis=2) >= STOPS_ALONG
+    inside, beyond = _sampled(over, on - outward), _sampled(over, on + outward)
+    stops = (inside & ~beyond).mean(axis=2) >= STOPS_ALONG
     return np.asarray(stops.sum(axis=1) >= STOPPED_EDGES, bool)
 
 
@@ -696,10 +697,10 @@ def covered_cells(
     held = np.bincount(maps.whole[whole & reaching], minlength=count) / area >= COVERED_SHARE
     # A cell that shows its outline but where something found lies over it, in part, is not
     # hatching beside it: hatching ends at its outline, a cup hides the edges it lies over.
-    beside = outlined & ~_edge_hidden(over, edges, reads, maps)
+    contrast = outline_contrast(edges)
+    beside = outlined & ~_edge_hidden(over, edges, contrast, reads, maps)
     share[_hatching_beside(share, held, beside, reads, maps)] = 0.0
     share[_pencilled(reads) & _ending_at_outline(over, maps)] = 0.0
     # Cells of hatching found so show it as clearly as their outlines would.
-    contrast = outline_contrast(edges)
     blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined | hatched)
     return blobs | (share >= COVERED_SHARE)
