@@ -251,6 +251,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9121, "a red cup joined by red hatching beside it: a green cell under it read red"),
         (9562, "a hand joined by brown hatching beside it: a bare cell under it read brown"),
         (9740, "a thing joined by brown hatching beside it: cells under it read brown"),
+        (9668, "a white cup's side over two cells at the island's edge read as bare paper"),
+        (9978, "a white cup's side over two cells at the island's edge: a red one read bare"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1318,6 +1320,41 @@ def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_sh
     assert covered(under_hand, showing, pencils, hiding) == sorted([*group, hand])
     hiding[group[0], lain_over] = 0.006  # faint with blur, but not hidden
     assert covered(under_hand, showing, pencils, hiding) == [hand]
+
+
+def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white_cup() -> None:
+    maps, _, clear = bare_sheet()
+    # Every cell is read as bare paper, its outline showing as blur lets it.
+    reads = [Read(name, None, 0.9) for name in maps.names]
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    (first, second, third), _ = touching_three(maps)
+
+    def found(contrast: np.ndarray) -> list[int]:
+        outlined = contrast >= 0.01
+        found = smooth_blobs(image, clear, maps, reads, contrast, outlined)
+        return [int(k) for k in np.flatnonzero(found)]
+
+    # Two touching cells at a quarter of the sheet's clarity: a white cup's side over them.
+    contrast = np.full(len(maps.names), 0.02, np.float32)
+    contrast[[first, second]] = 0.005
+    assert found(contrast) == sorted([first, second])
+    # At 0.4 of it, as faint as some pairs in plain view: left to what shows over them.
+    contrast[second] = 0.008
+    assert found(contrast) == []
+    # One cell alone, however plain, is not enough.
+    contrast[second] = 0.02
+    contrast[first] = 0.001
+    assert found(contrast) == []
+    # Three at 0.4 still are.
+    contrast[[first, second, third]] = 0.008
+    assert found(contrast) == sorted([first, second, third])
+    # Where the sensor clips the paper, the line is lost in its white.
+    glare = clear.copy()
+    glare[np.isin(maps.whole, [first, second])] = True
+    contrast[[first, second]] = 0.005
+    contrast[third] = 0.02
+    outlined = contrast >= 0.01
+    assert not smooth_blobs(image, glare, maps, reads, contrast, outlined).any()
 
 
 def test_a_cell_bordering_a_cup_at_one_edge_with_its_outline_showing_is_beside_it() -> None:

@@ -27,15 +27,15 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   over, and a cup over part of a cell the edges it lies over). Whatever lies beyond, a cell read
   cleanly as a pencil where what was found stops at its outline on three of its edges is
   hatching: it ends where its cell does, and a cup or a hand is round.
-- **Outlines missing.** Several adjacent cells read alike whose outlines do not show: under a
-  cup that looks like a pencil, or like paper; with a pencil's, the cells read alike around them
-  (its rim), but for a cell that shows its outline (hatching beside the cup), or that borders
-  them at one edge only and shows its outline faintly: the cup hides the outline it lies over,
-  and one edge is all a cell beside it shares with the cells it hides. Bare cells around a white
-  cup are left to what shows over them: its side hides the printed grid (found as smooth), and
-  bare paper beside it looks as it would under the rim. Cells of one
-  pencil whose every neighbour is read as paper or another pencil are hatching, however blur
-  smooths it: a cup is round, and lies in part over the cells around it.
+- **Outlines missing.** Several adjacent cells read alike whose outlines do not show (two bare
+  cells, when they hide theirs about altogether): under a cup that looks like a pencil, or like
+  paper; with a pencil's, the cells read alike around them (its rim), but for a cell that shows its
+  outline (hatching beside the cup), or that borders them at one edge only and shows its outline
+  faintly: the cup hides the outline it lies over, and one edge is all a cell beside it shares with
+  the cells it hides. Bare cells around a white cup are left to what shows over them: its side hides
+  the printed grid (found as smooth), and bare paper beside it looks as it would under the rim.
+  Cells of one pencil whose every neighbour is read as paper or another pencil are hatching, however
+  blur smooths it: a cup is round, and lies in part over the cells around it.
 """
 
 from __future__ import annotations
@@ -147,6 +147,11 @@ LEAST_BARE = 5
 NEAR_CLIPPING = 240.0
 MOST_BRIGHT = 0.2
 SMOOTH_GROUP = 3
+# Two bare cells alone make such a group when both show less than this share: a white cup's side
+# at the island's edge hides two cells' outlines about altogether (0.10-0.31 on 2,400 hard
+# renders); pairs in plain view showed the clearer of theirs 0.42 as clearly and more, but for
+# one beside a hand (0.21).
+HIDDEN_PAIR = 0.35
 # A cell of the rim that borders the group at one edge only lies beside the cup when its outline
 # shows at least this share as clearly as the pencils' cells show theirs (of which at least
 # LEAST_NAMED): the cup hides the outline it lies over.
@@ -234,10 +239,10 @@ def smooth_blobs(
     outlined: Mask,
 ) -> Mask:
     """Cells under a cup on the island: SMOOTH_GROUP or more adjacent cells read alike (one
-    pencil, or bare paper), none showing its printed outline, and, read as a pencil, the cells
-    read alike around them (the cup's rim). Bare cells around a white cup are left to
-    ``smooth_objects``, which finds its side by the grid it hides: bare paper beside the cup
-    looks as a cell under its rim would.
+    pencil, or bare paper), none showing its printed outline, or two bare cells hiding it about
+    altogether (HIDDEN_PAIR), and, read as a pencil, the cells read alike around them (the
+    cup's rim). Bare cells around a white cup are left to ``smooth_objects``, which finds its
+    side by the grid it hides: bare paper beside the cup looks as a cell under its rim would.
 
     A pencil's colour hides the outline only where it lies over it, so a cell read as a pencil
     whose outline is fainter than NO_OUTLINE is suspect. Bare paper shows its outline as the
@@ -258,12 +263,17 @@ def smooth_blobs(
     typical = float(np.median(contrast[bare])) if bare.sum() >= LEAST_BARE else 0.0
     named = np.array([read.value is not None for read in reads])
     plain = named & (contrast < NO_OUTLINE)
-    plain |= bare & (contrast < FAINT_OUTLINE * typical) & (bright < MOST_BRIGHT)
+    dim = bare & (bright < MOST_BRIGHT)
+    plain |= dim & (contrast < FAINT_OUTLINE * typical)
+    hidden = dim & (contrast < HIDDEN_PAIR * typical)
     clear = float(np.median(contrast[named])) if named.sum() >= LEAST_NAMED else np.inf
     beside = contrast >= BESIDE_OUTLINE * clear
     inside = np.zeros(len(reads), bool)
     for group in _alike_groups(plain, reads, maps):
-        if len(group) >= SMOOTH_GROUP and not _shaped_like_cells(group, reads, outlined, maps):
+        pair = len(group) == 2 and bool(hidden[group].all())
+        if (len(group) >= SMOOTH_GROUP or pair) and not _shaped_like_cells(
+            group, reads, outlined, maps
+        ):
             inside[group] = True
             colour = reads[group[0]].value
             if colour is None:
