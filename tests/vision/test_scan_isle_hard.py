@@ -1331,8 +1331,8 @@ def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white
 
     def found(contrast: np.ndarray) -> list[int]:
         outlined = contrast >= 0.01
-        found = smooth_blobs(image, clear, maps, reads, contrast, outlined)
-        return [int(k) for k in np.flatnonzero(found)]
+        under = smooth_blobs(image, clear, maps, reads, contrast, outlined)
+        return [int(k) for k in np.flatnonzero(under)]
 
     # Two touching cells at a quarter of the sheet's clarity: a white cup's side over them.
     contrast = np.full(len(maps.names), 0.02, np.float32)

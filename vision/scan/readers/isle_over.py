@@ -421,8 +421,14 @@ def _outlines_show(lines: Floats, part: Mask, maps: SheetMaps) -> bool:
     on, off = lines[part & maps.on_line], lines[part & maps.off_line]
     if len(on) < LEAST_LINE_PX or len(off) < LEAST_LINE_PX:
         return True  # too little of the grid to tell: not taken for a cup
-    effect = (on.mean() - off.mean()) / (float(off.std()) + 1e-6)
+    effect = _line_effect(on, off)
     return bool(effect * np.sqrt(len(on)) >= OUTLINES_SHOW and effect >= LINE_EFFECT)
+
+
+def _line_effect(on: Floats, off: Floats) -> float:
+    """How far the line response ``on`` the outlines stands above that ``off`` them, in units
+    of the spread off them."""
+    return (float(on.mean()) - float(off.mean())) / (float(off.std()) + 1e-6)
 
 
 def _beneath_hatching(lines: Floats, part: Mask, maps: SheetMaps) -> Mask | None:
@@ -449,8 +455,7 @@ def _beneath_hatching(lines: Floats, part: Mask, maps: SheetMaps) -> Mask | None
         or min(len(line), len(clear)) < LEAST_LINE_PX
     ):
         return None
-    effect_left = (float(line.mean()) - float(clear.mean())) / (float(clear.std()) + 1e-6)
-    return rest if abs(effect_left) < HIDDEN_EFFECT else None
+    return rest if abs(_line_effect(line, clear)) < HIDDEN_EFFECT else None
 
 
 def _shadow_shows_grid(
