@@ -53,8 +53,10 @@ from vision.scan.readers.isle_over import (
     SIDE_GRID,
     _across_cells,
     _beneath_hatching,
+    _grid_response,
     _hides_grid,
     _hue_edges,
+    _shadow_shows_grid,
     covered_cells,
     covering,
     smooth_blobs,
@@ -253,6 +255,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9740, "a thing joined by brown hatching beside it: cells under it read brown"),
         (9668, "a white cup's side over two cells at the island's edge read as bare paper"),
         (9978, "a white cup's side over two cells at the island's edge: a red one read bare"),
+        (9215, "a hand's shadow cast on the margin, over few outlines, taken for a cup"),
+        (9622, "a shadow lying mostly on the margin taken for a cup over a bare cell"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -997,6 +1001,28 @@ def test_in_a_blurred_photo_a_white_cup_is_found_and_a_shadow_is_not() -> None:
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
     assert not found_over(noisy(shadowed, 2), clear, seen, maps).any()
+
+
+@pytest.mark.parametrize("strength, shows", [(0.0, False), (0.45, False), (0.6, True), (1.0, True)])
+def test_a_shadow_over_few_outlines_shows_the_grid_however_little_significantly(
+    strength: float, shows: bool
+) -> None:
+    # A shadow cast on the margin reaches over the edge of one cell: few outlines lie in it, so
+    # the grid shows there with little significance, however clearly.
+    maps, _, _ = bare_sheet()
+    rows, cols = np.nonzero(maps.whole == maps.names.index("cell (3,0)"))
+    part = np.zeros(maps.shape, bool)
+    part[rows.min() - 10 : rows.max() + 10, : cols.min() + 8] = True
+    grid, lit = maps.line_grid, 0.05  # lit: the grid's slope on lit bare paper
+    # Noise clear of the outlines only, so that the grid at 0.6 of its lit strength shows at t 2.
+    noise = np.random.default_rng(5).normal(0.0, 1.0, maps.shape).astype(np.float32)
+    noise *= maps.off_line
+    clear = part & maps.off_line
+    noise *= 0.6 * lit * np.sqrt(float(grid[part] @ grid[part])) / 2.0 / float(noise[clear].std())
+    lines = strength * lit * grid + noise
+    response = _grid_response(lines, grid, part, maps)
+    assert response is not None and response[1] == pytest.approx(2.0 * strength / 0.6, abs=0.1)
+    assert _shadow_shows_grid(lines, grid, part, maps, lit) is shows
 
 
 def test_a_white_cup_as_bright_as_the_paper_is_found_by_the_grid_it_hides() -> None:
