@@ -257,6 +257,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9978, "a white cup's side over two cells at the island's edge: a red one read bare"),
         (9215, "a hand's shadow cast on the margin, over few outlines, taken for a cup"),
         (9622, "a shadow lying mostly on the margin taken for a cup over a bare cell"),
+        (9236, "brown hatching joined to a hand that reaches part of a red cell beside it"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1381,6 +1382,39 @@ def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white
     contrast[third] = 0.02
     outlined = contrast >= 0.01
     assert not smooth_blobs(image, glare, maps, reads, contrast, outlined).any()
+
+
+def test_hatching_beside_a_hand_stays_so_where_the_hand_reaches_a_cell_of_another_pencil() -> None:
+    maps, _, clear = bare_sheet()
+    # A hand reaches the margin over one cell; three blue cells beside it, blurred as smooth as
+    # the hand, join its surface, which reaches on into part of another cell beside them.
+    group, around = touching_three(maps)
+    hand = around[0]
+    under_hand = cv2.erode(np.isin(maps.whole, hand).astype(np.uint8), np.ones((5, 5))) > 0
+    edge = next(n for n in around if n != hand and hand not in maps.neighbours[n])
+    corner = maps.centres[group].mean(axis=0)
+    toward = np.zeros(maps.shape, np.uint8)
+    ends = [
+        tuple(int(v) for v in np.round(p))
+        for p in (corner, 0.4 * corner + 0.6 * maps.centres[edge])
+    ]
+    cv2.line(toward, ends[0], ends[1], 1, 8)
+    smooth = round_over(maps, group, hand) | under_hand | (toward > 0)
+    shown = np.full((len(maps.names), 6), 0.05, np.float32)
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    showing = np.ones(len(maps.names), bool)
+    hidden = Read(maps.names[hand], None, 0.0, "coloured only in part")
+
+    def covered(read: Read) -> list[int]:
+        reads = blob_reads(maps, group, {hand: hidden, edge: read})
+        found = covered_cells(smooth, under_hand, image, clear, maps, reads, shown, showing)
+        return [int(k) for k in np.flatnonzero(found)]
+
+    # Read as red, showing its outline: the hand lies over its edge, and the blue cells are
+    # hatching beside it, as the red one is its own.
+    assert covered(Read(maps.names[edge], "red", 0.9)) == [hand]
+    # Read as bare paper, it may lie under what is over the blue cells, which may be a cup.
+    assert covered(Read(maps.names[edge], None, 0.9)) == sorted([*group, hand, edge])
 
 
 def test_a_cell_bordering_a_cup_at_one_edge_with_its_outline_showing_is_beside_it() -> None:

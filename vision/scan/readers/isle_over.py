@@ -23,11 +23,12 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   keeps within its cell's outline, and shows it or its bare seams). A smooth region on the
   island alone that reaches only cells read cleanly as pencils, ringed by cells read cleanly, is
   their hatching, however plain blur leaves it; so are cells of one pencil that it reaches at
-  its edge, showing their outlines, when what lies beyond them is in plain view (blurred
-  hatching joins the smooth surface of a hand beside it, but a hand hides the outlines it lies
-  over, and a cup over part of a cell the edges it lies over). Whatever lies beyond, a cell read
-  cleanly as a pencil where what was found stops at its outline on three of its edges is
-  hatching: it ends where its cell does, and a cup or a hand is round.
+  its edge, showing their outlines, when what lies beyond them is in plain view or at the
+  thing's edge too, read as another pencil with its outline showing (blurred hatching joins the
+  smooth surface of a hand beside it, but a hand hides the outlines it lies over, and a cup over
+  part of a cell the edges it lies over). Whatever lies beyond, a cell read cleanly as a pencil
+  where what was found stops at its outline on three of its edges is hatching: it ends where its
+  cell does, and a cup or a hand is round.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show (two bare
   cells, when they hide theirs about altogether): under a cup that looks like a pencil, or like
   paper; with a pencil's, the cells read alike around them (its rim), but for a cell that shows its
@@ -388,8 +389,9 @@ def _hatching_beside(
     """The cells found under something only by its smooth surface (``share``: how much of each
     it covers; ``held``: the cells what reaches the margin covers) that are hatching beside it:
     groups of cells read cleanly as one pencil, every one showing its outline (``outlined``),
-    at the thing's edge: every cell around them held or in plain view (read cleanly, under
-    nothing found), and at least PLAIN_VIEW of them in plain view. Blurred hatching as smooth
+    at the thing's edge: every cell around them held, in plain view (read cleanly, under
+    nothing found) or at the thing's edge itself (showing its outline, read cleanly as another
+    pencil), and at least PLAIN_VIEW of them in plain view. Blurred hatching as smooth
     as a hand beside it joins its surface; but a hand over a cell hides its outline (it reads
     cleanly as a pencil too), and a cell it rings is under it."""
     loose = (share >= COVERED_SHARE) & ~held
@@ -398,7 +400,17 @@ def _hatching_beside(
     for group in _alike_groups(loose & named & outlined, reads, maps):
         around = list({n for k in group for n in maps.neighbours[k]} - set(group))
         clear = [reads[n].problem is None and not loose[n] and not held[n] for n in around]
-        if all(held[around] | clear) and sum(clear) >= PLAIN_VIEW * len(around):
+        colour = reads[group[0]].value
+        # A cell the thing lies over in part, at its edge: its outline shows, and it is read
+        # cleanly as its own pencil, not as the group's.
+        edge = [
+            loose[n]
+            and outlined[n]
+            and reads[n].problem is None
+            and reads[n].value not in (None, colour)
+            for n in around
+        ]
+        if all(held[around] | clear | edge) and sum(clear) >= PLAIN_VIEW * len(around):
             hatched[group] = True
     return hatched
 
