@@ -258,6 +258,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9215, "a hand's shadow cast on the margin, over few outlines, taken for a cup"),
         (9622, "a shadow lying mostly on the margin taken for a cup over a bare cell"),
         (9236, "brown hatching joined to a hand that reaches part of a red cell beside it"),
+        (9333, "a red cup's rim missed: a brown cell under its side read as red"),
+        (9902, "a yellow rim found in part with the coffee, missed: a red cell under it brown"),
+        (9154, "a yellow cup's rim missed: a bare cell under its side read as brown"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1106,6 +1109,19 @@ def test_a_cups_coffee_found_joined_to_a_hand_has_its_rim_found() -> None:
     assert not found[beyond & ~hand].any()
 
 
+def test_a_cups_rim_is_found_where_part_of_it_was_found_with_the_coffee() -> None:
+    # The rim's left half, lit alike, was found smooth with the coffee: the outline found bulges
+    # to the rim's edge there, and the circle fitted to it lies off the coffee's edge. In a
+    # blurred photo the ring beside that circle would be part rim, part coffee.
+    _, seen, _ = bare_sheet()
+    image, coffee, whole, beyond = rimmed_cup(hatched_face(5), (90.0, 170.0, 200.0))
+    image = np.asarray(cv2.GaussianBlur(image, (0, 0), 1.2), np.float32)
+    cols = np.arange(coffee.shape[1])[None, :]
+    found = cup_rims(coffee | (whole & (cols < 130)), seen, image)
+    assert found[whole].all()
+    assert not found[beyond].any()
+
+
 def test_a_hand_with_a_round_palm_ringed_by_hatching_and_paper_has_no_rim() -> None:
     _, seen, _ = bare_sheet()
     face = hatched_face(5)
@@ -1124,6 +1140,19 @@ def test_a_round_hand_ringed_by_hatching_and_paper_has_no_rim() -> None:
     with_hand = face.copy()
     with_hand[hand] = (95.0, 130.0, 190.0)
     assert not cup_rims(hand, seen, noisy(with_hand, 1)).any()
+
+
+def test_a_round_hand_darkening_towards_its_edge_has_no_rim_within_it() -> None:
+    # Its edge turns away from the light: no circle inside it is where a brighter ring begins.
+    _, seen, _ = bare_sheet()
+    face = hatched_face(5)
+    hand = disc(face, (130, 100), 36)
+    inside = cv2.distanceTransform(hand.astype(np.uint8), cv2.DIST_L2, 5)
+    shade = 0.72 + 0.28 * np.clip(inside / 25.0, 0.0, 1.0)
+    with_hand = face.copy()
+    with_hand[hand] = shade[hand][:, None] * np.array([95.0, 130.0, 190.0], np.float32)
+    image = np.asarray(cv2.GaussianBlur(noisy(with_hand, 1), (0, 0), 1.2), np.float32)
+    assert not cup_rims(hand, seen, image).any()
 
 
 def test_a_cup_showing_less_than_half_its_rim_is_not_taken_for_one() -> None:
