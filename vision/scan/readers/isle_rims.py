@@ -69,6 +69,7 @@ EDGE_FOUND = 0.5
 # its side is sought as far as a pixel or two of blur beyond it.
 WALL = 1.0 / 0.88
 BLUR_MM = 2.0
+INSIDE = 0.7  # of the radius: the inside's colour is taken this far in, clear of its edge
 # Sampled in RING_SECTORS sectors of its middle (RING_INSET clear of either edge), of which at
 # least LEAST_SECTORS in view: their median colours (log units) all but a few within
 # RING_SPREAD of theirs, which differs from the inside's by RING_STEP at least.
@@ -102,6 +103,7 @@ def cup_rims(things: Mask, seen: Mask, image: Floats) -> Mask:
     cut |= (~seen).astype(np.uint8)
     clear = round(2 * CLEAR_MM * SHEET_PPM) | 1
     near_cut = cv2.dilate(cut, np.ones((clear, clear), np.uint8)) > 0
+    usable = seen & ~near_cut
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
         things.astype(np.uint8), connectivity=8
     )
@@ -111,8 +113,8 @@ def cup_rims(things: Mask, seen: Mask, image: Floats) -> Mask:
         circle = _round_outline((labels == label).astype(np.uint8), near_cut)
         if circle is None:
             continue
-        x, y, radius = _inside_edge(image, seen & ~near_cut, circle)
-        ring = _ring_colour(image, seen & ~near_cut, x, y, radius)
+        x, y, radius = _inside_edge(image, usable, circle)
+        ring = _ring_colour(image, usable, x, y, radius)
         if ring is not None:
             cv2.circle(rims.view(np.uint8), (round(x), round(y)), round(radius * WALL), 1, -1)
             rims |= _cup_body(things, image, ring, (x, y), radius * WALL)
@@ -226,7 +228,7 @@ def _inside_edge(
     blurred = cv2.GaussianBlur(image[window], (0, 0), EDGE_SIGMA_MM * SHEET_PPM)
     # Linear light, not log: blur mixes light, and a mix's steepest change is at the edge.
     light = np.asarray(blurred, np.float32).mean(axis=2)
-    inside = light[near & (apart <= 0.7 * radius)]
+    inside = light[near & (apart <= INSIDE * radius)]
     if inside.size < LEAST_SECTOR_PX:
         return circle
     level = float(np.median(inside))
@@ -319,7 +321,7 @@ def _ring_colour(image: Floats, usable: Mask, x: float, y: float, radius: float)
     logs = np.dstack(log_planes(image[window]))
     near = usable[window]
     inset = RING_INSET * SHEET_PPM
-    inside = near & (apart <= 0.7 * radius)
+    inside = near & (apart <= INSIDE * radius)
     ring = near & (apart >= radius + inset) & (apart <= outer - inset)
     sector = ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * RING_SECTORS).astype(int)
     sector = np.minimum(sector, RING_SECTORS - 1)[ring]
