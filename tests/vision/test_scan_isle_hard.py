@@ -261,6 +261,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9333, "a red cup's rim missed: a brown cell under its side read as red"),
         (9902, "a yellow rim found in part with the coffee, missed: a red cell under it brown"),
         (9154, "a yellow cup's rim missed: a bare cell under its side read as brown"),
+        (9220, "a red cup's rim found reaching across the outline of a blue cell beside it"),
+        (8149, "a white cup's rim found reaching across the outline of a bare cell beside it"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1482,3 +1484,56 @@ def test_a_cell_bordering_a_cup_at_one_edge_with_its_outline_showing_is_beside_i
     for k in far:
         bare[k] = reads[k]
     assert found(bare) == sorted(group)
+
+
+def test_a_cup_whose_blurred_edge_spills_across_a_cells_outline_only_grazes_it() -> None:
+    maps, _, clear = bare_sheet()
+    # A cup beside a bare cell, reaching 2 mm into it across the middle of one edge: the blur of
+    # its edge spilling across the printed line.
+    group, around = touching_three(maps)
+    cell, beside = group[0], group[1]
+    centre, towards = maps.centres[cell] * SHEET_PPM, maps.centres[beside] * SHEET_PPM
+    step = (towards - centre) / np.linalg.norm(towards - centre)
+    radius = 30.0 * SHEET_PPM
+    middle = centre + step * (0.5 * np.linalg.norm(towards - centre) - 2.0 * SHEET_PPM + radius)
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    cup = disc(image, (round(middle[0]), round(middle[1])), round(radius))
+
+    def reached(over: np.ndarray) -> np.ndarray:
+        points = np.round(maps.outline[0][cell]).astype(int)
+        return np.asarray(over[points[..., 1], points[..., 0]].any(axis=1))
+
+    assert reached(cup).sum() == 1
+    # Every cell read as bare paper, sure of it, but for green cells far off; every outline
+    # shows as clearly where nothing lies over it.
+    far = [k for k in range(len(maps.names)) if k not in group and k not in around][::9][:5]
+    edges = np.full((len(maps.names), 6), 0.03, np.float32)
+    showing = np.ones(len(maps.names), bool)
+
+    def covered(edges: np.ndarray, sure: float = 0.99, over: np.ndarray = cup) -> bool:
+        reads = [Read(name, None, 0.99) for name in maps.names]
+        reads[cell] = Read(maps.names[cell], None, sure)
+        for k in far:
+            reads[k] = Read(maps.names[k], "green", 0.99)
+        nothing = np.zeros(maps.shape, bool)
+        found = covered_cells(over, nothing, image, clear, maps, reads, edges, showing)
+        assert found[beside]
+        return bool(found[cell])
+
+    # The line it spills across still shows: the cup lies beside the cell.
+    assert not covered(edges)
+    # Hidden where the cup lies, or the cell read less surely: the cup may lie over part of it.
+    hidden = edges.copy()
+    hidden[cell, reached(cup)] = 0.005
+    assert covered(hidden)
+    assert covered(edges, sure=0.7)
+    # Its outline hidden all round, as under a white cup the cup's own edge was lost in.
+    assert covered(np.where(np.arange(len(maps.names))[:, None] == cell, 0.005, edges))
+    # Reaching as little into it along three of its edges, it wraps around it.
+    inside = (maps.whole == cell).astype(np.uint8)
+    rim = (inside > 0) & (cv2.erode(inside, np.ones((3, 3), np.uint8)) == 0)
+    rows, cols = np.indices(maps.shape)
+    facing = (cols - centre[0]) * step[0] + (rows - centre[1]) * step[1] > 0
+    wrapping = cup | (rim & facing)
+    assert reached(wrapping).sum() == 3
+    assert covered(edges, over=wrapping)
