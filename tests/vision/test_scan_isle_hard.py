@@ -1527,7 +1527,7 @@ def test_a_cup_whose_blurred_edge_spills_across_a_cells_outline_only_grazes_it()
     hidden[cell, reached(cup)] = 0.005
     assert covered(hidden)
     assert covered(edges, sure=0.7)
-    # Its outline hidden all round, as under a white cup the cup's own edge was lost in.
+    # Its outline hidden all round: a white cup lies over it, found only at its edge.
     assert covered(np.where(np.arange(len(maps.names))[:, None] == cell, 0.005, edges))
     # Reaching as little into it along three of its edges, it wraps around it.
     inside = (maps.whole == cell).astype(np.uint8)

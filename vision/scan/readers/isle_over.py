@@ -406,8 +406,9 @@ def _grazed(
     """Per cell, whether what was found over it only grazes it: it reaches less than
     GRAZED_SHARE of the cell (``share``) and GRAZED_EDGES of its edges at most (any of the points
     along one); the cell is read cleanly, at least GRAZED_SURE sure; the edges not reached show
-    at least FAINT_OUTLINE as clearly as the cells read alike (bare, or as a pencil) show their
-    outlines, and those reached at least GRAZED_EDGE as clearly as those. The edge of a hand or
+    at least FAINT_OUTLINE as clearly as the cells read alike (bare, or as a pencil: at least
+    LEAST_BARE and LEAST_NAMED of them) show their outlines, and those reached at least
+    GRAZED_EDGE as clearly as those. The edge of a hand or
     a cup, blurred or found a pixel or two wide, spills across the printed line beside it; lying
     over the line, the hand or the cup would hide it."""
     grazed = np.zeros(len(reads), bool)
