@@ -263,6 +263,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9154, "a yellow cup's rim missed: a bare cell under its side read as brown"),
         (9220, "a red cup's rim found reaching across the outline of a blue cell beside it"),
         (8149, "a white cup's rim found reaching across the outline of a bare cell beside it"),
+        (9037, "bare cells in a cup's shadow, their outlines faint, taken for a white cup's"),
+        (8897, "bare cells in a blurred photo, their outlines faint, taken for a white cup's"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1537,3 +1539,30 @@ def test_a_cup_whose_blurred_edge_spills_across_a_cells_outline_only_grazes_it()
     wrapping = cup | (rim & facing)
     assert reached(wrapping).sum() == 3
     assert covered(edges, over=wrapping)
+
+
+def test_bare_cells_whose_faint_lines_still_show_lie_in_a_shadow_not_under_a_white_cup() -> None:
+    maps, _, clear = bare_sheet()
+    (first, second, third), _ = touching_three(maps)
+    group = [first, second, third]
+    reads = [Read(name, None, 0.9) for name in maps.names]
+    # The printed grid, faint (a shadow and JPEG leave a tenth of a line's depth), in noise.
+    lines = maps.grid / maps.grid.max()
+    shadowed = 120.0 * (1.0 - 0.02 * lines)
+    image = noisy(np.dstack([shadowed] * 3), 3)
+    # How clearly each cell's outline shows: the three far fainter than the sheet's others.
+    contrast = np.full(len(maps.names), 0.02, np.float32)
+    contrast[group] = 0.005
+    outlined = contrast >= 0.01
+
+    def found(image: np.ndarray) -> list[int]:
+        under = smooth_blobs(image, clear, maps, reads, contrast, outlined)
+        return [int(k) for k in np.flatnonzero(under)]
+
+    # The lines show, darker than the paper either side, however faintly: a shadow.
+    assert found(image) == []
+    # Under a white cup as plain as paper, none does.
+    plain = noisy(np.full((*maps.shape, 3), 120.0, np.float32), 3)
+    cup = np.isin(maps.whole, group)
+    image[cup] = plain[cup]
+    assert found(image) == sorted(group)

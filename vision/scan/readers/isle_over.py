@@ -157,6 +157,12 @@ LEAST_BARE = 5
 NEAR_CLIPPING = 240.0
 MOST_BRIGHT = 0.2
 SMOOTH_GROUP = 3
+# The printed lines along a group of bare cells show, however faintly, when they are darker than
+# the paper either side by more than this many standard errors (the points along a line, blurred
+# together, are not independent: a threshold, not a probability). On 400 hard tuning renders the
+# 30 such groups lying in part under a cup or a hand showed theirs at -6.7 to 5.1; groups under
+# nothing, in a shadow or a blurred photo, at 7.3-10.4 (9037, 8569, 8897).
+LINES_SHOW = 6.0
 # Two bare cells alone make such a group when both show less than this share: a white cup's side
 # at the island's edge hides two cells' outlines about altogether (0.10-0.31 on 2,400 hard
 # renders); pairs in plain view showed the clearer of theirs 0.42 as clearly and more, but for
@@ -231,6 +237,12 @@ def covering(
 def edge_contrast(image: Floats, maps: SheetMaps) -> Floats:
     """Per cell and per each of its six edges, how much the printed line shows (log units): how
     far it differs from either side of it (a darker line or a bare seam alike)."""
+    return np.asarray(np.abs(line_depths(image, maps).mean(axis=2)), np.float32)
+
+
+def line_depths(image: Floats, maps: SheetMaps) -> Floats:
+    """At each point along each cell's printed outline (cells x 6 edges x points), how much
+    darker the line is than the mean of either side of it (log units; negative: brighter)."""
     shade = np.asarray(cv2.transform(image, np.full((1, 3), 1.0 / 3.0, np.float32)), np.float32)
 
     # All three sets of points sampled in one pass.
@@ -244,7 +256,7 @@ def edge_contrast(image: Floats, maps: SheetMaps) -> Floats:
     )
     logged = np.log(np.maximum(values.reshape(3, *maps.outline[0].shape[:-1]), 1.0))
     on, left, right = logged
-    return np.asarray(np.abs((0.5 * (left + right) - on).mean(axis=2)), np.float32)
+    return np.asarray(0.5 * (left + right) - on, np.float32)
 
 
 def outline_contrast(edges: Floats) -> Floats:
@@ -270,11 +282,12 @@ def smooth_blobs(
     whose outline is fainter than NO_OUTLINE is suspect. Bare paper shows its outline as the
     blur allows: a bare cell is suspect when its outline is much fainter than the sheet's other
     bare cells show theirs (a white cup is as plain as paper), unless the sensor clips it there
-    (the line is lost in the paper's white). A cell of the rim whose outline shows
-    (``outlined``) is beside the cup, not under it; so is one that borders the group at one edge
-    only and shows its outline at least BESIDE_OUTLINE as clearly as the pencils' cells show
-    theirs (under the cup's edge, much of its outline would be hidden). ``contrast``: how much
-    each cell's outline shows.
+    (the line is lost in the paper's white); a group of them is not under a cup when the lines
+    along them still show, however faintly (``_lines_show``: in a shadow, or blurred). A cell
+    of the rim whose outline shows (``outlined``) is beside the cup, not under it; so is one
+    that borders the group at one edge only and shows its outline at least BESIDE_OUTLINE as
+    clearly as the pencils' cells show theirs (under the cup's edge, much of its outline would
+    be hidden). ``contrast``: how much each cell's outline shows.
     """
     count = len(reads)
     ys, xs = maps.spots
@@ -290,14 +303,17 @@ def smooth_blobs(
     hidden = dim & (contrast < HIDDEN_PAIR * typical)
     clear = float(np.median(contrast[named])) if named.sum() >= LEAST_NAMED else np.inf
     beside = contrast >= BESIDE_OUTLINE * clear
+    depths = line_depths(image, maps).reshape(count, -1)
     inside = np.zeros(len(reads), bool)
     for group in _alike_groups(plain, reads, maps):
         pair = len(group) == 2 and bool(hidden[group].all())
-        if (len(group) >= SMOOTH_GROUP or pair) and not _shaped_like_cells(
-            group, reads, outlined, maps
+        colour = reads[group[0]].value
+        if (
+            (len(group) >= SMOOTH_GROUP or pair)
+            and not _shaped_like_cells(group, reads, outlined, maps)
+            and not (colour is None and _lines_show(depths[group]))
         ):
             inside[group] = True
-            colour = reads[group[0]].value
             if colour is None:
                 # Bare paper beside a white cup looks as a cell under its rim would: the cup's
                 # side is found by the grid it hides instead (``smooth_objects``).
@@ -310,6 +326,14 @@ def smooth_blobs(
             ]
             inside[rim] = True
     return inside
+
+
+def _lines_show(depths: Floats) -> bool:
+    """Whether printed lines show along the outlines of a group of bare cells (``depths``: the
+    line's depth at each point along them, as ``line_depths`` finds), however faintly: darker
+    than the paper either side by more than LINES_SHOW standard errors."""
+    spread = float(depths.std()) / float(np.sqrt(depths.size))
+    return float(depths.mean()) > LINES_SHOW * spread
 
 
 def _touching(cell: int, group: list[int], maps: SheetMaps) -> int:
