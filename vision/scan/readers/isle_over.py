@@ -303,15 +303,15 @@ def smooth_blobs(
     hidden = dim & (contrast < HIDDEN_PAIR * typical)
     clear = float(np.median(contrast[named])) if named.sum() >= LEAST_NAMED else np.inf
     beside = contrast >= BESIDE_OUTLINE * clear
-    depths = line_depths(image, maps).reshape(count, -1)
     inside = np.zeros(len(reads), bool)
     for group in _alike_groups(plain, reads, maps):
         pair = len(group) == 2 and bool(hidden[group].all())
         colour = reads[group[0]].value
+        # The lines are sampled only for a bare group about to be taken for a white cup: rarely.
         if (
             (len(group) >= SMOOTH_GROUP or pair)
             and not _shaped_like_cells(group, reads, outlined, maps)
-            and not (colour is None and _lines_show(depths[group]))
+            and not (colour is None and _lines_show(line_depths(image, maps)[group]))
         ):
             inside[group] = True
             if colour is None:
@@ -432,15 +432,16 @@ def _grazed(
     along one); the cell is read cleanly, at least GRAZED_SURE sure; the edges not reached show
     at least FAINT_OUTLINE as clearly as the cells read alike (bare, or as a pencil: at least
     LEAST_BARE and LEAST_NAMED of them) show their outlines, and those reached at least
-    GRAZED_EDGE as clearly as those. The edge of a hand or
-    a cup, blurred or found a pixel or two wide, spills across the printed line beside it; lying
-    over the line, the hand or the cup would hide it."""
+    GRAZED_EDGE as clearly as those. The edge of a hand or a cup, blurred or found a pixel or two
+    wide, spills across the printed line beside it; lying over the line, the hand or the cup
+    would hide it."""
     grazed = np.zeros(len(reads), bool)
     clean = np.array([read.problem is None for read in reads])
-    bare = clean & np.array([read.value is None for read in reads])
-    if bare.sum() < LEAST_BARE or (clean & ~bare).sum() < LEAST_NAMED:
+    named = _pencilled(reads)
+    bare = clean & ~named
+    if bare.sum() < LEAST_BARE or named.sum() < LEAST_NAMED:
         return grazed
-    alike = (float(np.median(contrast[clean & ~bare])), float(np.median(contrast[bare])))
+    alike = (float(np.median(contrast[named])), float(np.median(contrast[bare])))
     reached = np.asarray(_sampled(over, maps.outline[0]).any(axis=2), bool)
     for k in np.flatnonzero((share >= COVERED_SHARE) & (share < GRAZED_SHARE) & clean):
         if reads[k].confidence < GRAZED_SURE or reached[k].sum() > GRAZED_EDGES:
