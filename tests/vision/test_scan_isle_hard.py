@@ -265,6 +265,10 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8149, "a white cup's rim found reaching across the outline of a bare cell beside it"),
         (9037, "bare cells in a cup's shadow, their outlines faint, taken for a white cup's"),
         (8897, "bare cells in a blurred photo, their outlines faint, taken for a white cup's"),
+        (9172, "a cup and a hand over two corners; the grid, blurred, could not be lined up"),
+        (8056, "two markers, a far side 30 px off: too few coloured patches to line it up"),
+        (8213, "one marker decoded, the far corner 430 px off: placed by the paper's edges"),
+        (8544, "one marker decoded in heavy blur, the sheet refused: placed by its edges"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -333,10 +337,18 @@ def test_the_markers_keep_the_grid_from_tilting_where_no_colour_shows(
     assert worst_mm(np.empty((0, 2))) > 1.5
 
 
-def test_a_grid_matched_a_cell_off_is_refused_not_read(tools: tuple[Renderer, Scanner]) -> None:
+def test_a_grid_matched_a_cell_off_is_refused_unless_the_paper_edges_place_the_sheet(
+    tools: tuple[Renderer, Scanner], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Two markers, motion blur: the patches agree on a grid some 14 mm off, which drags the
     # markers 4 mm from where they placed the sheet. Read there, twelve cells in plain view
-    # took their neighbours' colours.
+    # took their neighbours' colours. Placed by its paper's edges as well, the sheet needs no
+    # such grid, and none of its cells is read wrong.
+    trial = run_trial(*tools, "isle", Difficulty.HARD, 7677)
+    assert trial.wrong_components == 0
+    assert not any("cannot be lined up" in problem for problem in trial.problems)
+    # Where its edges are not found (a table as bright as the paper), it is refused.
+    monkeypatch.setattr("vision.scan.readers.isle.placed_by_outline", lambda image, board: board)
     trial = run_trial(*tools, "isle", Difficulty.HARD, 7677)
     assert trial.wrong_components == 0
     assert "cell (5,9): the sheet's grid cannot be lined up" in trial.problems

@@ -32,6 +32,8 @@ class Sighting:
     # The covariance of the homography's first eight entries (h33 = 1), where it was worked
     # out: for a board seen by few of its markers (see ``vision.scan.refine``).
     covariance: NDArray[np.float64] | None = None
+    # The sides of its outline that placed it as well as its markers (``vision.scan.outline``).
+    outline_sides: int = 0
 
     def to_image(self, points_mm: NDArray[np.float64]) -> NDArray[np.float64]:
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)

@@ -59,6 +59,7 @@ from vision.layout.inks import INKS
 from vision.layout.model import Layout
 from vision.scan.colours import channel_sum, column_median
 from vision.scan.context import BoardContext
+from vision.scan.outline import placed_by_outline
 from vision.scan.readers.common import MIN_SEEN
 from vision.scan.readers.isle_bright import (
     CARD_SLACK,
@@ -119,7 +120,9 @@ MOST_CORRECTION_MM = 30.0  # beyond this, a match is not the sheet's own grid
 # the grid the patches agree on drags them more than this from where they placed it. On 1,500
 # hard renders such sheets' markers moved at most 1.7 mm, but 4.2 mm where the patches matched a
 # grid a cell off (its cells read 14 mm off). Three markers place a sheet well enough to read it
-# even so, and a good grid may move them further (6.9 mm once, every cell read right).
+# even so, and a good grid may move them further (6.9 mm once, every cell read right). Where
+# few markers and the grid disagree, the paper's edges may still place the sheet to a pixel
+# (``vision.scan.outline``): only then, so that a sheet the grid lines up is read as before.
 FEW_MARKERS = 3
 ANCHORED_MM = 3.0
 EDGE_CAP = 4.0  # times the mean edge strength: an outline over the sheet must not dominate
@@ -860,6 +863,24 @@ class IsleReader:
         face = ctx.face
         if face.ppm != SHEET_PPM or face.image.shape[:2] != maps.shape:
             face = rectify(ctx.image, ctx.board, SHEET_PPM)
+        markers = {marker.id: marker for marker in layout.markers}
+        anchors = np.array(
+            [markers[i].rect.centre for i in ctx.board.marker_ids], np.float64
+        ).reshape(-1, 2)
+        correction = grid_alignment(face.image.astype(np.float32), maps, anchors)
+        if len(ctx.board.marker_ids) < FEW_MARKERS and (
+            correction is None or _farthest(correction, anchors) > ANCHORED_MM
+        ):
+            placed = placed_by_outline(ctx.image, ctx.board)
+            if not placed.outline_sides:
+                for place in maps.names:
+                    problem = f"{place}: the sheet's grid cannot be lined up"
+                    ctx.record(Read(place, None, 0.0, problem))
+                return result
+            face = rectify(ctx.image, placed, SHEET_PPM)
+            correction = grid_alignment(face.image.astype(np.float32), maps, anchors)
+            if correction is not None and _farthest(correction, anchors) > ANCHORED_MM:
+                correction = None  # a grid a cell off: the edges place the sheet better
         image = face.image.astype(np.float32)
         clipped = (face.image >= CLIPPED).astype(np.float32)
         seen = (
@@ -867,17 +888,6 @@ class IsleReader:
             if face.seen_mask is None
             else face.seen_mask.astype(np.float32)
         )
-        markers = {marker.id: marker for marker in layout.markers}
-        anchors = np.array(
-            [markers[i].rect.centre for i in ctx.board.marker_ids], np.float64
-        ).reshape(-1, 2)
-        correction = grid_alignment(image, maps, anchors)
-        if len(ctx.board.marker_ids) < FEW_MARKERS and (
-            correction is None or _farthest(correction, anchors) > ANCHORED_MM
-        ):
-            for place in maps.names:
-                ctx.record(Read(place, None, 0.0, f"{place}: the sheet's grid cannot be lined up"))
-            return result
         if correction is not None:
             image, clipped = _warped(image, correction), _warped(clipped, correction)
             if face.seen_mask is not None:
