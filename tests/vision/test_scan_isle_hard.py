@@ -342,8 +342,8 @@ def test_a_grid_matched_a_cell_off_is_refused_unless_the_paper_edges_place_the_s
 ) -> None:
     # Two markers, motion blur: the patches agree on a grid some 14 mm off, which drags the
     # markers 4 mm from where they placed the sheet. Read there, twelve cells in plain view
-    # took their neighbours' colours. Placed by its paper's edges as well, the sheet needs no
-    # such grid, and none of its cells is read wrong.
+    # took their neighbours' colours. Placed by its paper's edges instead, and lined up on its
+    # grid again from there, none of its cells is read wrong.
     trial = run_trial(*tools, "isle", Difficulty.HARD, 7677)
     assert trial.wrong_components == 0
     assert not any("cannot be lined up" in problem for problem in trial.problems)
