@@ -22,7 +22,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.images import Image
-from vision.layout.geometry import Rect
 from vision.layout.model import Layout
 from vision.scan.refine import uncertainty_mm
 from vision.scan.registration import Homography, Sighting
@@ -68,7 +67,8 @@ class _Sides:
 
 def _sides(layout: Layout) -> _Sides:
     w, h = layout.size
-    clear = np.array([_grown(m.rect, CLEAR_MM) for m in layout.markers]).reshape(-1, 4)
+    grown = [m.rect.inset(-CLEAR_MM) for m in layout.markers]
+    clear = np.array([(r.x, r.y, r.x + r.w, r.y + r.h) for r in grown]).reshape(-1, 4)
     edges = ((1, 0.0, (0.0, -1.0)), (0, w, (1.0, 0.0)), (1, h, (0.0, 1.0)), (0, 0.0, (-1.0, 0.0)))
     samples, outward, side = [], [], []
     for k, (axis, at, off) in enumerate(edges):
@@ -92,11 +92,6 @@ def _sides(layout: Layout) -> _Sides:
         np.concatenate(outward),
         np.concatenate(side).astype(np.intp),
     )
-
-
-def _grown(rect: Rect, by: float) -> tuple[float, float, float, float]:
-    """``rect`` grown by ``by`` all round, as its least and greatest x and y."""
-    return (rect.x - by, rect.y - by, rect.x + rect.w + by, rect.y + rect.h + by)
 
 
 def _project(homography: Homography, points: Array) -> Array:

@@ -867,7 +867,8 @@ class IsleReader:
         anchors = np.array(
             [markers[i].rect.centre for i in ctx.board.marker_ids], np.float64
         ).reshape(-1, 2)
-        correction = grid_alignment(face.image.astype(np.float32), maps, anchors)
+        image = face.image.astype(np.float32)
+        correction = grid_alignment(image, maps, anchors)
         if len(ctx.board.marker_ids) < FEW_MARKERS and (
             correction is None or _farthest(correction, anchors) > ANCHORED_MM
         ):
@@ -878,10 +879,10 @@ class IsleReader:
                     ctx.record(Read(place, None, 0.0, problem))
                 return result
             face = rectify(ctx.image, placed, SHEET_PPM)
-            correction = grid_alignment(face.image.astype(np.float32), maps, anchors)
+            image = face.image.astype(np.float32)
+            correction = grid_alignment(image, maps, anchors)
             if correction is not None and _farthest(correction, anchors) > ANCHORED_MM:
                 correction = None  # a grid a cell off: the edges place the sheet better
-        image = face.image.astype(np.float32)
         clipped = (face.image >= CLIPPED).astype(np.float32)
         seen = (
             np.ones(maps.shape, np.float32)
