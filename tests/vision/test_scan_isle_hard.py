@@ -269,6 +269,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8056, "two markers, a far side 30 px off: too few coloured patches to line it up"),
         (8213, "one marker decoded, the far corner 430 px off: placed by the paper's edges"),
         (8544, "one marker decoded in heavy blur, the sheet refused: placed by its edges"),
+        (9729, "a white cup's shaded side, the paper's red clipped: a cell under it bare"),
+        (9899, "a white cup's shaded side, the paper's red clipped: a brown cell read bare"),
+        (9938, "a white cup's side over three cells, the paper's red clipped: read as bare"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1065,6 +1068,24 @@ def test_a_white_cup_as_bright_as_the_paper_is_found_by_the_grid_it_hides() -> N
     clipped = np.zeros((*maps.shape, 3), bool)
     clipped[cup] = True
     assert not found_over(glare, clipped, seen, maps).any()
+
+
+def test_a_white_cups_shaded_side_is_darker_in_the_channels_measured_on_clipped_paper() -> None:
+    # A warm light: the paper's red is beyond the sensor's limit (but on the printed lines), and
+    # so is a white cup's side in its own shade, 0.14 darker than the paper in blue and green.
+    # Averaged with the clipped red, it is only 0.09 darker: as plain as paper.
+    maps, seen, _ = bare_sheet()
+    warm = PAPER * np.array([0.8, 0.95, 1.1], np.float32)
+    face = np.asarray(warm * (1.0 - 0.3 * maps.grid / maps.grid.max())[:, :, None], np.float32)
+    cup = disc(face, (130, 100), 30)
+    with_cup = face.copy()
+    with_cup[cup] = warm * np.array([0.87, 0.87, 1.0], np.float32)
+    image = np.minimum(noisy(with_cup, 1), 255.0)
+    clipped = image >= CLIPPED
+    assert clipped[maps.margin, 2].mean() > 0.9 and clipped[cup, 2].all()
+    found = found_over(image, clipped, seen, maps)
+    assert found[cv2.erode(cup.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
+    assert not found[~disc(face, (130, 100), 30 + 21)].any()
 
 
 def test_one_hue_ends_where_another_begins_but_not_in_shade_or_in_the_dark() -> None:

@@ -6,29 +6,30 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   there, traced as the connected region of its colour, covers the cells it reaches (a hand
   over a corner).
 - **Smooth.** Hatching is strokes with paper between them, each cell ringed by its printed
-  outline. A cup or a hand is smooth: a smooth region, of another hue than the paper's or
-  darker than the paper around it, or on the island of the paper's hue and below the sensor's
-  limit however bright (a white cup's side), with no printed outline showing inside it, is part of
-  something over the sheet (a shadow is as smooth, but the outlines show through it: through a
-  region of the paper's hue, the printed grid's own pattern must show, significantly and at
-  least 0.4 as strongly as on the lit bare paper, however faint blur leaves it there, or half as
-  strongly and less significantly over the few outlines a shadow cast on the margin crosses; a
-  white cup hides it). A part is of one hue: blurred hatching as smooth as a cup of another colour
-  beside it is a part of its own, and shows its outlines; hatching of the cup's own colour joins
-  its part, and is told by the cells whose outlines stand out in it: without them, the rest
-  hides its outlines altogether. Such parts close together (a cup's side and its coffee, parted
-  by the rim's edge) that together are larger than a few cells are one thing. A plain part
-  across its rim from one is part of it too when it hides the printed grid and, if small, lies
-  across several cells or, tinted, largely beyond the island: a sliver of a cup's side (hatching
-  keeps within its cell's outline, and shows it or its bare seams). A smooth region on the
-  island alone that reaches only cells read cleanly as pencils, ringed by cells read cleanly, is
-  their hatching, however plain blur leaves it; so are cells of one pencil that it reaches at
-  its edge, showing their outlines, when what lies beyond them is in plain view or at the
-  thing's edge too, read as another pencil with its outline showing (blurred hatching joins the
-  smooth surface of a hand beside it, but a hand hides the outlines it lies over, and a cup over
-  part of a cell the edges it lies over). Whatever lies beyond, a cell read cleanly as a pencil
-  where what was found stops at its outline on three of its edges is hatching: it ends where its
-  cell does, and a cup or a hand is round.
+  outline. A cup or a hand is smooth: a smooth region, of another hue than the paper's or darker
+  than the paper around it (in the channels the sensor measures on the paper: a warm light clips
+  red on paper and a white cup's side alike), or on the island of the paper's hue and below the
+  sensor's limit however bright (a white cup's side), with no printed outline showing inside it,
+  is part of something over the sheet (a shadow is as smooth, but the outlines show through it:
+  through a region of the paper's hue, the printed grid's own pattern must show, significantly
+  and at least 0.4 as strongly as on the lit bare paper, however faint blur leaves it there, or
+  half as strongly and less significantly over the few outlines a shadow cast on the margin
+  crosses; a white cup hides it). A part is of one hue: blurred hatching as smooth as a cup of
+  another colour beside it is a part of its own, and shows its outlines; hatching of the cup's
+  own colour joins its part, and is told by the cells whose outlines stand out in it: without
+  them, the rest hides its outlines altogether. Such parts close together (a cup's side and its
+  coffee, parted by the rim's edge) that together are larger than a few cells are one thing. A
+  plain part across its rim from one is part of it too when it hides the printed grid and, if
+  small, lies across several cells or, tinted, largely beyond the island: a sliver of a cup's
+  side (hatching keeps within its cell's outline, and shows it or its bare seams). A smooth
+  region on the island alone that reaches only cells read cleanly as pencils, ringed by cells
+  read cleanly, is their hatching, however plain blur leaves it; so are cells of one pencil that
+  it reaches at its edge, showing their outlines, when what lies beyond them is in plain view or
+  at the thing's edge too, read as another pencil with its outline showing (blurred hatching
+  joins the smooth surface of a hand beside it, but a hand hides the outlines it lies over, and
+  a cup over part of a cell the edges it lies over). Whatever lies beyond, a cell read cleanly
+  as a pencil where what was found stops at its outline on three of its edges is hatching: it
+  ends where its cell does, and a cup or a hand is round.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show (two bare
   cells, when they hide theirs about altogether): under a cup that looks like a pencil, or like
   paper; with a pencil's, the cells read alike around them (its rim), but for a cell that shows its
@@ -41,6 +42,8 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -90,6 +93,10 @@ QUIETEST = 1.0  # grey levels: no sensor is quieter (a clean synthetic face woul
 OTHER_HUE = 0.15
 DARKER = 0.1
 LIT_MM = 41  # odd: centred
+# How dark is judged in the channels the sensor measures on the paper: one clipped on more than
+# this share of the margin's paper is as bright over a white cup's shaded side as over the paper
+# (a warm light clips red), and would leave the side, averaged with it, a third less dark.
+PAPER_CLIPPED = 0.5
 LEAST_OBJECT = 1000.0  # mm^2
 LEAST_PART = 800.0  # mm^2: a part of one, such as a cup's side seen beside its coffee
 # Where the hue changes this much per mm (log units, smoothed over EDGE_SIGMA), on a surface
@@ -597,12 +604,13 @@ def smooth_objects(
 ) -> Mask:
     """Where a smooth surface lies over the sheet: regions as smooth as bare paper but of
     another hue than the paper's (``white``: its colour, per channel) or darker than the
-    brightest paper around, or on the island of the paper's hue and measured (a white cup's side
-    as bright as the paper), with no outline showing through, larger than LEAST_OBJECT alone or
-    with such regions of the same kind (coloured, or of the paper's hue) close by; and the plain
-    regions across the rim from one that hide the printed grid and, if small, lie across several
-    cells or, tinted, largely beyond the island (the sliver of a cup's side). ``smooth``: where
-    the photo is as smooth as paper (``smooth_surface``)."""
+    brightest paper around (in the channels the sensor measures on the paper), or on the island
+    of the paper's hue and measured (a white cup's side as bright as the paper), with no outline
+    showing through, larger than LEAST_OBJECT alone or with such regions of the same kind
+    (coloured, or of the paper's hue) close by; and the plain regions across the rim from one
+    that hide the printed grid and, if small, lie across several cells or, tinted, largely
+    beyond the island (the sliver of a cup's side). ``smooth``: where the photo is as smooth as
+    paper (``smooth_surface``)."""
     measured = ~(clipped[:, :, 0] | clipped[:, :, 1] | clipped[:, :, 2])
     blue, green, red = log_planes(image)
     hues = (blue - green, red - green)
@@ -611,9 +619,10 @@ def smooth_objects(
         np.abs(hues[1] - float(np.log(white[2] / white[1]))),
     )
     shade = (blue + green + red) / 3.0
-    lit = _brightest_around(shade)
+    level = _measured_level((blue, green, red), clipped[maps.margin & seen], shade)
+    lit = _brightest_around(level)
     tinted = (hue > OTHER_HUE) & measured
-    odd = smooth & (tinted | (shade < lit - DARKER))
+    odd = smooth & (tinted | (level < lit - DARKER))
     # Tinted and untinted pixels make parts of their own: a hand and the shadow it casts touch,
     # and judged as one part, the grid showing through the shadow is lost in the hand. Tinted
     # pixels of two hues make parts of their own too: a yellow cup and the red hatching that
@@ -622,7 +631,7 @@ def smooth_objects(
     labels = np.zeros(odd.shape, np.int32)
     count = _label_parts(labels, 1, odd & ~tinted)
     count = _label_parts(labels, count, odd & tinted & ~_hue_edges(hues, shade))
-    lit_paper = smooth & (labels == 0) & (hue < OTHER_HUE) & (shade > lit - LIT_PAPER)
+    lit_paper = smooth & (labels == 0) & (hue < OTHER_HUE) & (level > lit - LIT_PAPER)
     # The rest that is smooth on the island, of the paper's hue and measured (the sensor's limit
     # is as smooth, and hides the grid too), makes parts of its own: bare paper, through which
     # the grid shows as on lit paper, or a white cup's side as bright as the paper, hiding it.
@@ -689,6 +698,16 @@ def smooth_objects(
             sides |= part
     over |= _reaching(sides, near)
     return cv2.dilate(over.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
+
+def _measured_level(planes: Sequence[Floats], paper: Mask, shade: Floats) -> Floats:
+    """How bright each pixel is (mean log channel) in the channels the sensor clips on at most
+    PAPER_CLIPPED of the paper (``paper``: its pixels' clipped flags, N x 3); ``shade``, the
+    mean of all three, where it clips every one so (or no paper shows)."""
+    kept = [c for c in range(3) if len(paper) and paper[:, c].mean() <= PAPER_CLIPPED]
+    if not kept or len(kept) == 3:
+        return shade
+    return np.asarray(sum(planes[c] for c in kept) / len(kept), np.float32)
 
 
 def _label_parts(labels: NDArray[np.int32], count: int, kind: Mask) -> int:
