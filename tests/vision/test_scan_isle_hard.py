@@ -272,6 +272,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9729, "a white cup's shaded side, the paper's red clipped: a cell under it bare"),
         (9899, "a white cup's shaded side, the paper's red clipped: a brown cell read bare"),
         (9938, "a white cup's side over three cells, the paper's red clipped: read as bare"),
+        (8453, "a hand as brown as the hatching beside it traced along its strokes into a cell"),
+        (9847, "a red cup traced from the margin along red strokes into two cells beside it"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -855,6 +857,27 @@ def test_a_smooth_thing_on_the_margin_covers_what_it_reaches_and_strokes_there_d
     with_strokes = face.copy()
     with_strokes[strokes] = (95.0, 130.0, 190.0)
     assert not traced(noisy(with_strokes, 1), clear, seen, maps).any()
+
+
+def test_a_hand_traced_from_the_margin_stops_where_hatching_of_its_colour_begins() -> None:
+    # A hand over the margin at the top edge; below it, strokes of its very colour, 2 mm wide
+    # with paper between them, reach on 30 mm into the island, joined to it stroke by stroke.
+    maps, seen, clear = bare_sheet()
+    face = hatched_face(5)
+    hand = disc(face, (130, 0), 30)
+    rows, columns = np.indices(face.shape[:2])
+    strip = (np.abs(columns - 130) < 12) & (rows >= 28) & (rows < 60)
+    strokes = strip & ((rows + columns) % 3 != 0)
+    with_hand = face.copy()
+    with_hand[hand | strokes] = (95.0, 130.0, 190.0)
+    found = traced(noisy(with_hand, 1), clear, seen, maps)
+    assert found[hand].mean() > 0.95
+    assert not found[strip & (rows >= 32)].any()
+    # A solid band of its colour 5 mm wide (a cup's side seen beside its rim) is traced on.
+    band = (np.abs(columns - 130) < 3) & (rows >= 28) & (rows < 60)
+    with_band = face.copy()
+    with_band[hand | band] = (95.0, 130.0, 190.0)
+    assert traced(noisy(with_band, 1), clear, seen, maps)[band].all()
 
 
 def test_a_smooth_cup_over_the_island_is_found_and_a_shadow_is_not() -> None:

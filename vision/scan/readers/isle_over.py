@@ -4,7 +4,8 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
 
 - **Reaching the margin.** The bare margin shows only paper, so whatever of another hue lies
   there, traced as the connected region of its colour, covers the cells it reaches (a hand
-  over a corner).
+  over a corner), where it is wider than a stroke (hatching of its colour beside it would join
+  it stroke by stroke).
 - **Smooth.** Hatching is strokes with paper between them, each cell ringed by its printed
   outline. A cup or a hand is smooth: a smooth region, of another hue than the paper's or darker
   than the paper around it (in the channels the sensor measures on the paper: a warm light clips
@@ -68,6 +69,10 @@ from vision.scan.readers.isle_sheet import (
 FOREIGN_HUE = 0.06
 LEAST_BLOB = 30.0  # mm^2
 SAME_COLOUR = (0.08, 0.25)
+# That region is opened (mm across) before it is traced: a hand, a cup, even a cup's side seen
+# as a crescent beside its rim, is wider; strokes of its colour with paper between them are
+# not, and a hand as brown as the pencil would be traced along them into the cells beyond.
+OPENED_MM = 3.0
 # A hand or a cup is smooth: at least this share of what lies on the margin is as smooth as
 # paper (``smooth_surface``). Strokes blurred on to the margin and a shadow's tinted edge are rough,
 # and were traced into cells in plain view; at 0.2, 4 boards of 2,400 hard renders were read
@@ -211,8 +216,10 @@ def covering(
     over the sheet, when it is smooth as a hand or a cup is (SMOOTH_SEED of it ``smooth``, as
     ``smooth_surface`` finds: a pencil's strokes blurred on to the margin, or the tinted edge of
     a shadow, are rough); the connected region of that colour (hue and brightness), whatever
-    cells it crosses, is the thing itself: a hand or a cup is one colour, shaded a little. Hue is
-    read only in channels measured outright, and wherever it is measured.
+    cells it crosses, is the thing itself: a hand or a cup is one colour, shaded a little. It is
+    traced where it is at least OPENED_MM wide: strokes of the thing's colour beside it, with
+    paper between them, would join it stroke by stroke. Hue is read only in channels measured
+    outright, and wherever it is measured.
     """
     blue, green, red = log_planes(image / white * 255.0)
     hues = (blue - green, red - green)
@@ -236,6 +243,7 @@ def covering(
                 # Wherever this hue is measured, it is the thing's (a yellow cup clipped in red
                 # where it is lit is still not the green hatching beside it).
                 alike &= ~ok | (np.abs(hue - np.median(hue[known])) < SAME_COLOUR[0])
+        alike = cv2.morphologyEx(alike.astype(np.uint8), cv2.MORPH_OPEN, disc(OPENED_MM)) > 0
         _, regions = cv2.connectedComponents((alike | part).astype(np.uint8), connectivity=8)
         covered |= np.isin(regions, np.unique(regions[part]))
     return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
