@@ -47,6 +47,7 @@ from vision.scan.readers.isle import (
 )
 from vision.scan.readers.isle_over import (
     BEYOND_ISLAND,
+    LEAST_OBJECT,
     LEAST_PART,
     LEAST_SIDE,
     SEAMS_GRID,
@@ -274,6 +275,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9938, "a white cup's side over three cells, the paper's red clipped: read as bare"),
         (8453, "a hand as brown as the hatching beside it traced along its strokes into a cell"),
         (9847, "a red cup traced from the margin along red strokes into two cells beside it"),
+        (9505, "a white cup's side shaded unevenly, cut in parts too small: a red cell brown"),
+        (9819, "a white cup's side shaded unevenly, cut in parts too small: a red cell brown"),
+        (8464, "a white cup's side shaded unevenly, cut in parts too small: a red cell bare"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1109,6 +1113,22 @@ def test_a_white_cups_shaded_side_is_darker_in_the_channels_measured_on_clipped_
     found = found_over(image, clipped, seen, maps)
     assert found[cv2.erode(cup.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
     assert not found[~disc(face, (130, 100), 30 + 21)].any()
+
+
+def test_a_white_cups_side_shaded_from_dark_to_barely_darker_is_found_whole() -> None:
+    # Lit from one side, a white cup's side 40 mm across passes from 0.14 darker than the paper
+    # to 0.06: cut where it is 0.1 darker, each half is smaller than a part of a thing.
+    maps, seen, clear = bare_sheet()
+    face = np.asarray(PAPER * (1.0 - 0.3 * maps.grid / maps.grid.max())[:, :, None], np.float32)
+    cup = disc(face, (130, 100), 20)
+    assert LEAST_PART * 2 > cup.sum() > LEAST_OBJECT
+    columns = np.indices(face.shape[:2])[1]
+    darker = 0.14 - 0.08 * np.clip((columns - 110) / 40.0, 0.0, 1.0)
+    with_cup = face.copy()
+    with_cup[cup] = PAPER * np.exp(-darker[cup])[:, None]
+    found = found_over(noisy(with_cup, 1), clear, seen, maps)
+    assert found[cv2.erode(cup.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
+    assert not found[~disc(face, (130, 100), 20 + 21)].any()
 
 
 def test_one_hue_ends_where_another_begins_but_not_in_shade_or_in_the_dark() -> None:

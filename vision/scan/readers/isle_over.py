@@ -9,28 +9,30 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
 - **Smooth.** Hatching is strokes with paper between them, each cell ringed by its printed
   outline. A cup or a hand is smooth: a smooth region, of another hue than the paper's or darker
   than the paper around it (in the channels the sensor measures on the paper: a warm light clips
-  red on paper and a white cup's side alike), or on the island of the paper's hue and below the
-  sensor's limit however bright (a white cup's side), with no printed outline showing inside it,
-  is part of something over the sheet (a shadow is as smooth, but the outlines show through it:
-  through a region of the paper's hue, the printed grid's own pattern must show, significantly
-  and at least 0.4 as strongly as on the lit bare paper, however faint blur leaves it there, or
-  half as strongly and less significantly over the few outlines a shadow cast on the margin
-  crosses; a white cup hides it). A part is of one hue: blurred hatching as smooth as a cup of
-  another colour beside it is a part of its own, and shows its outlines; hatching of the cup's
-  own colour joins its part, and is told by the cells whose outlines stand out in it: without
-  them, the rest hides its outlines altogether. Such parts close together (a cup's side and its
-  coffee, parted by the rim's edge) that together are larger than a few cells are one thing. A
-  plain part across its rim from one is part of it too when it hides the printed grid and, if
-  small, lies across several cells or, tinted, largely beyond the island: a sliver of a cup's
-  side (hatching keeps within its cell's outline, and shows it or its bare seams). A smooth
-  region on the island alone that reaches only cells read cleanly as pencils, ringed by cells
-  read cleanly, is their hatching, however plain blur leaves it; so are cells of one pencil that
-  it reaches at its edge, showing their outlines, when what lies beyond them is in plain view or
-  at the thing's edge too, read as another pencil with its outline showing (blurred hatching
-  joins the smooth surface of a hand beside it, but a hand hides the outlines it lies over, and
-  a cup over part of a cell the edges it lies over). Whatever lies beyond, a cell read cleanly
-  as a pencil where what was found stops at its outline on three of its edges is hatching: it
-  ends where its cell does, and a cup or a hand is round.
+  red on paper and a white cup's side alike; and with it what is smooth and a little darker
+  joined to it: a white cup's side lit from one side is barely darker at its paler end), or on
+  the island of the paper's hue and below the sensor's limit however bright (a white cup's
+  side), with no printed outline showing inside it, is part of something over the sheet (a
+  shadow is as smooth, but the outlines show through it: through a region of the paper's hue,
+  the printed grid's own pattern must show, significantly and at least 0.4 as strongly as on the
+  lit bare paper, however faint blur leaves it there, or half as strongly and less significantly
+  over the few outlines a shadow cast on the margin crosses; a white cup hides it). A part is of
+  one hue: blurred hatching as smooth as a cup of another colour beside it is a part of its own,
+  and shows its outlines; hatching of the cup's own colour joins its part, and is told by the
+  cells whose outlines stand out in it: without them, the rest hides its outlines altogether.
+  Such parts close together (a cup's side and its coffee, parted by the rim's edge) that
+  together are larger than a few cells are one thing. A plain part across its rim from one is
+  part of it too when it hides the printed grid and, if small, lies across several cells or,
+  tinted, largely beyond the island: a sliver of a cup's side (hatching keeps within its cell's
+  outline, and shows it or its bare seams). A smooth region on the island alone that reaches
+  only cells read cleanly as pencils, ringed by cells read cleanly, is their hatching, however
+  plain blur leaves it; so are cells of one pencil that it reaches at its edge, showing their
+  outlines, when what lies beyond them is in plain view or at the thing's edge too, read as
+  another pencil with its outline showing (blurred hatching joins the smooth surface of a hand
+  beside it, but a hand hides the outlines it lies over, and a cup over part of a cell the edges
+  it lies over). Whatever lies beyond, a cell read cleanly as a pencil where what was found
+  stops at its outline on three of its edges is hatching: it ends where its cell does, and a cup
+  or a hand is round.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show (two bare
   cells, when they hide theirs about altogether): under a cup that looks like a pencil, or like
   paper; with a pencil's, the cells read alike around them (its rim), but for a cell that shows its
@@ -97,6 +99,10 @@ ROUGHER = 2.5
 QUIETEST = 1.0  # grey levels: no sensor is quieter (a clean synthetic face would be)
 OTHER_HUE = 0.15
 DARKER = 0.1
+# ...and all that is smooth and at least this much darker joined to it: a white cup's side, lit
+# from one side, passes from darker than that to barely darker, and would be cut in two parts
+# each too small to be a thing.
+FAINTER = 0.05
 LIT_MM = 41  # odd: centred
 # How dark is judged in the channels the sensor measures on the paper: one clipped on more than
 # this share of the margin's paper is as bright over a white cup's shaded side as over the paper
@@ -612,7 +618,8 @@ def smooth_objects(
 ) -> Mask:
     """Where a smooth surface lies over the sheet: regions as smooth as bare paper but of
     another hue than the paper's (``white``: its colour, per channel) or darker than the
-    brightest paper around (in the channels the sensor measures on the paper), or on the island
+    brightest paper around (in the channels the sensor measures on the paper; with what is
+    smooth and FAINTER darker joined to it), or on the island
     of the paper's hue and measured (a white cup's side as bright as the paper), with no outline
     showing through, larger than LEAST_OBJECT alone or with such regions of the same kind
     (coloured, or of the paper's hue) close by; and the plain regions across the rim from one
@@ -637,13 +644,14 @@ def smooth_objects(
     # blur leaves as smooth beside it touch, and judged as one part, the cells' outlines
     # showing through the hatching are lost in the cup.
     labels = np.zeros(odd.shape, np.int32)
-    count = _label_parts(labels, 1, odd & ~tinted)
+    darker = _darker(odd & ~tinted, smooth & ~tinted & (level < lit - FAINTER))
+    count = _label_parts(labels, 1, darker)
     count = _label_parts(labels, count, odd & tinted & ~_hue_edges(hues, shade))
     lit_paper = smooth & (labels == 0) & (hue < OTHER_HUE) & (level > lit - LIT_PAPER)
     # The rest that is smooth on the island, of the paper's hue and measured (the sensor's limit
     # is as smooth, and hides the grid too), makes parts of its own: bare paper, through which
     # the grid shows as on lit paper, or a white cup's side as bright as the paper, hiding it.
-    count = _label_parts(labels, count, smooth & measured & ~tinted & ~odd & (maps.whole >= 0))
+    count = _label_parts(labels, count, smooth & measured & ~tinted & ~darker & (maps.whole >= 0))
     sizes = np.bincount(labels.ravel(), minlength=count) / (SHEET_PPM * SHEET_PPM)
     if not (sizes[1:] >= LEAST_PART).any():
         return np.zeros(labels.shape, bool)  # no part large enough to be one, nor one to lie beside
@@ -706,6 +714,14 @@ def smooth_objects(
             sides |= part
     over |= _reaching(sides, near)
     return cv2.dilate(over.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
+
+def _darker(darker: Mask, fainter: Mask) -> Mask:
+    """``darker``, with the regions of ``fainter`` (4-connected) that hold some of it."""
+    count, regions = cv2.connectedComponents(fainter.astype(np.uint8), connectivity=4)
+    holding = np.bincount(regions[darker], minlength=count) > 0
+    holding[0] = False
+    return np.asarray(darker | holding[regions], bool)
 
 
 def _measured_level(planes: Sequence[Floats], paper: Mask, shade: Floats) -> Floats:
