@@ -619,13 +619,12 @@ def smooth_objects(
     """Where a smooth surface lies over the sheet: regions as smooth as bare paper but of
     another hue than the paper's (``white``: its colour, per channel) or darker than the
     brightest paper around (in the channels the sensor measures on the paper; with what is
-    smooth and FAINTER darker joined to it), or on the island
-    of the paper's hue and measured (a white cup's side as bright as the paper), with no outline
-    showing through, larger than LEAST_OBJECT alone or with such regions of the same kind
-    (coloured, or of the paper's hue) close by; and the plain regions across the rim from one
-    that hide the printed grid and, if small, lie across several cells or, tinted, largely
-    beyond the island (the sliver of a cup's side). ``smooth``: where the photo is as smooth as
-    paper (``smooth_surface``)."""
+    smooth and FAINTER darker joined to it), or on the island of the paper's hue and measured (a
+    white cup's side as bright as the paper), with no outline showing through, larger than
+    LEAST_OBJECT alone or with such regions of the same kind (coloured, or of the paper's hue)
+    close by; and the plain regions across the rim from one that hide the printed grid and, if
+    small, lie across several cells or, tinted, largely beyond the island (the sliver of a cup's
+    side). ``smooth``: where the photo is as smooth as paper (``smooth_surface``)."""
     measured = ~(clipped[:, :, 0] | clipped[:, :, 1] | clipped[:, :, 2])
     blue, green, red = log_planes(image)
     hues = (blue - green, red - green)
@@ -724,11 +723,11 @@ def _darker(darker: Mask, fainter: Mask) -> Mask:
     return np.asarray(darker | holding[regions], bool)
 
 
-def _measured_level(planes: Sequence[Floats], paper: Mask, shade: Floats) -> Floats:
+def _measured_level(planes: Sequence[Floats], on_paper: Mask, shade: Floats) -> Floats:
     """How bright each pixel is (mean log channel) in the channels the sensor clips on at most
-    PAPER_CLIPPED of the paper (``paper``: its pixels' clipped flags, N x 3); ``shade``, the
-    mean of all three, where it clips every one so (or no paper shows)."""
-    kept = [c for c in range(3) if len(paper) and paper[:, c].mean() <= PAPER_CLIPPED]
+    PAPER_CLIPPED of the paper (``on_paper``: the clipped flags of its pixels, N x 3); ``shade``,
+    the mean of all three, where it clips every one so (or no paper shows)."""
+    kept = [c for c in range(3) if len(on_paper) and on_paper[:, c].mean() <= PAPER_CLIPPED]
     if not kept or len(kept) == 3:
         return shade
     return np.asarray(sum(planes[c] for c in kept) / len(kept), np.float32)
