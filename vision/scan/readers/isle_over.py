@@ -643,7 +643,8 @@ def smooth_objects(
     # blur leaves as smooth beside it touch, and judged as one part, the cells' outlines
     # showing through the hatching are lost in the cup.
     labels = np.zeros(odd.shape, np.int32)
-    darker = _darker(odd & ~tinted, smooth & ~tinted & (level < lit - FAINTER))
+    # Darker pixels are fainter too: the fainter regions that hold them hold them whole.
+    darker = _reaching(smooth & ~tinted & (level < lit - FAINTER), odd & ~tinted)
     count = _label_parts(labels, 1, darker)
     count = _label_parts(labels, count, odd & tinted & ~_hue_edges(hues, shade))
     lit_paper = smooth & (labels == 0) & (hue < OTHER_HUE) & (level > lit - LIT_PAPER)
@@ -713,14 +714,6 @@ def smooth_objects(
             sides |= part
     over |= _reaching(sides, near)
     return cv2.dilate(over.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-
-
-def _darker(darker: Mask, fainter: Mask) -> Mask:
-    """``darker``, with the regions of ``fainter`` (4-connected) that hold some of it."""
-    count, regions = cv2.connectedComponents(fainter.astype(np.uint8), connectivity=4)
-    holding = np.bincount(regions[darker], minlength=count) > 0
-    holding[0] = False
-    return np.asarray(darker | holding[regions], bool)
 
 
 def _measured_level(planes: Sequence[Floats], on_paper: Mask, shade: Floats) -> Floats:
