@@ -278,6 +278,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9505, "a white cup's side shaded unevenly, cut in parts too small: a red cell brown"),
         (9819, "a white cup's side shaded unevenly, cut in parts too small: a red cell brown"),
         (8464, "a white cup's side shaded unevenly, cut in parts too small: a red cell bare"),
+        (9720, "a cup's rim reaching one edge of a bare cell and the ends of the two beside it"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1607,6 +1608,11 @@ def test_a_cup_whose_blurred_edge_spills_across_a_cells_outline_only_grazes_it()
     assert covered(edges, sure=0.7)
     # Its outline hidden all round: a white cup lies over it, found only at its edge.
     assert covered(np.where(np.arange(len(maps.names))[:, None] == cell, 0.005, edges))
+    # Reaching 3 mm into it, along the whole of one edge and the ends of the two beside it: a
+    # graze still, no more of the outline than two edges' length.
+    deeper = disc(image, (round(middle[0] - step[0]), round(middle[1] - step[1])), round(radius))
+    assert reached(deeper).sum() == 3
+    assert not covered(edges, over=deeper)
     # Reaching as little into it along three of its edges, it wraps around it.
     inside = (maps.whole == cell).astype(np.uint8)
     rim = (inside > 0) & (cv2.erode(inside, np.ones((3, 3), np.uint8)) == 0)

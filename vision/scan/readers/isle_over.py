@@ -200,14 +200,15 @@ EDGE_UNDER = 0.5
 HIDDEN_EDGE = 0.1
 # What is found over a cell may only graze it: its edge, blurred or found a pixel or two wide,
 # spills across the printed line beside it. A graze reaches a sliver of the cell, along one
-# edge or two at a corner (more, and it wraps around the cell); the lines it reaches show about
-# as clearly as the rest. A cup over much of a cell that was found over only a sliver of it
+# edge (and the ends of the two beside it) or two at a corner: no more of the outline than two
+# edges' length (more, and it wraps around the cell); the lines it reaches show about as
+# clearly as the rest. A cup over much of a cell that was found over only a sliver of it
 # mixes with its pencil: the cell reads less surely (a yellow cup over two thirds of a green
 # cell read brown, 0.64 sure), or shows no outline anywhere (a white cup over a bare cell, read
 # brown). On 2,400 hard tuning renders, releasing the cells so grazed made four boards exact
 # (each a cup's rim found reaching a cell beside it) and read no cell wrong.
 GRAZED_SHARE = 0.15
-GRAZED_EDGES = 2
+GRAZED_EDGES = 2.0
 GRAZED_EDGE = 0.5
 GRAZED_SURE = 0.9
 
@@ -449,13 +450,13 @@ def _grazed(
     maps: SheetMaps,
 ) -> Mask:
     """Per cell, whether what was found over it only grazes it: it reaches less than
-    GRAZED_SHARE of the cell (``share``) and GRAZED_EDGES of its edges at most (any of the points
-    along one); the cell is read cleanly, at least GRAZED_SURE sure; the edges not reached show
-    at least FAINT_OUTLINE as clearly as the cells read alike (bare, or as a pencil: at least
-    LEAST_BARE and LEAST_NAMED of them) show their outlines, and those reached at least
-    GRAZED_EDGE as clearly as those. The edge of a hand or a cup, blurred or found a pixel or two
-    wide, spills across the printed line beside it; lying over the line, the hand or the cup
-    would hide it."""
+    GRAZED_SHARE of the cell (``share``) and GRAZED_EDGES edges' length of its outline at most
+    (the points it lies on along each edge); the cell is read cleanly, at least GRAZED_SURE
+    sure; the edges not reached show at least FAINT_OUTLINE as clearly as the cells read alike
+    (bare, or as a pencil: at least LEAST_BARE and LEAST_NAMED of them) show their outlines, and
+    those reached at least GRAZED_EDGE as clearly as those. The edge of a hand or a cup, blurred
+    or found a pixel or two wide, spills across the printed line beside it; lying over the line,
+    the hand or the cup would hide it."""
     grazed = np.zeros(len(reads), bool)
     clean = np.array([read.problem is None for read in reads])
     named = _pencilled(reads)
@@ -463,9 +464,11 @@ def _grazed(
     if bare.sum() < LEAST_BARE or named.sum() < LEAST_NAMED:
         return grazed
     alike = (float(np.median(contrast[named])), float(np.median(contrast[bare])))
-    reached = np.asarray(_sampled(over, maps.outline[0]).any(axis=2), bool)
+    sampled = _sampled(over, maps.outline[0])
+    reached = np.asarray(sampled.any(axis=2), bool)
+    length = sampled.mean(axis=2).sum(axis=1)  # in edges
     for k in np.flatnonzero((share >= COVERED_SHARE) & (share < GRAZED_SHARE) & clean):
-        if reads[k].confidence < GRAZED_SURE or reached[k].sum() > GRAZED_EDGES:
+        if reads[k].confidence < GRAZED_SURE or length[k] > GRAZED_EDGES:
             continue
         others = float(np.median(edges[k][~reached[k]]))
         grazed[k] = others >= FAINT_OUTLINE * alike[int(bare[k])] and bool(
