@@ -279,6 +279,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9819, "a white cup's side shaded unevenly, cut in parts too small: a red cell brown"),
         (8464, "a white cup's side shaded unevenly, cut in parts too small: a red cell bare"),
         (9720, "a cup's rim reaching one edge of a bare cell and the ends of the two beside it"),
+        (9088, "a brown cell two fifths hidden, read as red 0.52 sure, taken for hatching beside"),
+        (8123, "a red cell a third under a cup's side read as brown, 0.63 sure: hatching beside"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1434,6 +1436,9 @@ def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_sh
     showing = np.ones(len(maps.names), bool)
     # Their outlines show, and the cells around them are in plain view: hatching beside it.
     assert covered(under_hand, showing) == [hand]
+    # One read less surely may lie in part under the hand, whose colour mixes with its pencil.
+    unsure = {group[0]: Read(maps.names[group[0]], "blue", 0.63)}
+    assert covered(under_hand, showing, unsure) == sorted([*group, hand])
     # A hand hides the outlines it lies over: cells that do not show theirs are under it...
     faint = showing.copy()
     faint[group[0]] = False

@@ -89,8 +89,12 @@ STOP_MM = 3.0
 STOPS_ALONG = 0.8
 STOPPED_EDGES = 3
 # Hatching beside a hand lies at its edge: at least this share of the cells around it are in
-# plain view (a cell the hand rings is under it).
+# plain view (a cell the hand rings is under it). It is read surely: a hand or a cup over part
+# of a cell mixes with its pencil. On 1,100 hard tuning renders, the cells taken for hatching
+# beside a thing that lay in plain view were read 0.935 sure and more; of those read less
+# surely, all lay in part under it, and two were read wrong (0.52 and 0.63 sure).
 PLAIN_VIEW = 0.5
+BESIDE_SURE = 0.9
 # Smooth: window (mm), how much rougher than the margin's paper smooth may be, another hue
 # (log units) or darker than the brightest paper around (log units, within LIT_MM), the least
 # area (a cup is far larger), and how significant the outlines inside must be to show.
@@ -482,16 +486,17 @@ def _hatching_beside(
 ) -> Mask:
     """The cells found under something only by its smooth surface (``share``: how much of each
     it covers; ``held``: the cells what reaches the margin covers) that are hatching beside it:
-    groups of cells read cleanly as one pencil, every one showing its outline (``outlined``),
-    at the thing's edge: every cell around them held, in plain view (read cleanly, under
-    nothing found) or at the thing's edge itself (showing its outline, read cleanly as another
-    pencil), and at least PLAIN_VIEW of them in plain view. Blurred hatching as smooth
-    as a hand beside it joins its surface; but a hand over a cell hides its outline (it reads
-    cleanly as a pencil too), and a cell it rings is under it."""
+    groups of cells read cleanly as one pencil, at least BESIDE_SURE sure, every one showing its
+    outline (``outlined``), at the thing's edge: every cell around them held, in plain view
+    (read cleanly, under nothing found) or at the thing's edge itself (showing its outline, read
+    cleanly as another pencil), and at least PLAIN_VIEW of them in plain view. Blurred hatching
+    as smooth as a hand beside it joins its surface; but a hand over a cell hides its outline
+    (it reads cleanly as a pencil too, if less surely), and a cell it rings is under it."""
     loose = (share >= COVERED_SHARE) & ~held
     named = _pencilled(reads)
+    sure = np.array([read.confidence >= BESIDE_SURE for read in reads])
     hatched = np.zeros(len(reads), bool)
-    for group in _alike_groups(loose & named & outlined, reads, maps):
+    for group in _alike_groups(loose & named & sure & outlined, reads, maps):
         around = list({n for k in group for n in maps.neighbours[k]} - set(group))
         clear = [reads[n].problem is None and not loose[n] and not held[n] for n in around]
         colour = reads[group[0]].value
