@@ -281,6 +281,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9720, "a cup's rim reaching one edge of a bare cell and the ends of the two beside it"),
         (9088, "a brown cell two fifths hidden, read as red 0.52 sure, taken for hatching beside"),
         (8123, "a red cell a third under a cup's side read as brown, 0.63 sure: hatching beside"),
+        (9721, "a cup's shadow on the margin, its red measured, the lit paper's clipped: traced"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -830,10 +831,17 @@ def found_over(
     return smooth_objects(image, clipped, seen, PAPER, maps, smooth)
 
 
-def traced(image: np.ndarray, clipped: np.ndarray, seen: np.ndarray, maps: SheetMaps) -> np.ndarray:
-    """Where something is traced from the sheet's margin, its paper white ``PAPER``."""
+def traced(
+    image: np.ndarray,
+    clipped: np.ndarray,
+    seen: np.ndarray,
+    maps: SheetMaps,
+    bounded: tuple[bool, bool, bool] = (False, False, False),
+) -> np.ndarray:
+    """Where something is traced from the sheet's margin, its paper white ``PAPER`` (only
+    ``bounded`` in some channels)."""
     smooth = smooth_surface(image, clipped, seen, maps)
-    return covering(image, clipped, PAPER, seen, maps, smooth)
+    return covering(image, clipped, PAPER, np.array(bounded), seen, maps, smooth)
 
 
 def assert_found_just(found: np.ndarray, thing: np.ndarray) -> None:
@@ -864,6 +872,26 @@ def test_a_smooth_thing_on_the_margin_covers_what_it_reaches_and_strokes_there_d
     with_strokes = face.copy()
     with_strokes[strokes] = (95.0, 130.0, 190.0)
     assert not traced(noisy(with_strokes, 1), clear, seen, maps).any()
+
+
+def test_a_shadow_on_the_margin_is_not_traced_for_the_red_a_bounded_white_lacks() -> None:
+    # A warm light clips the paper's red wherever it is lit: its white in red is only a bound,
+    # here a tenth too low. In a shadow on the margin the red is measured, the paper's own.
+    maps, seen, _ = bare_sheet()
+    face = hatched_face(5)
+    shadow = disc(face, (130, 0), 30)
+    lit = np.broadcast_to(PAPER * (1.0, 1.0, 1.3), face.shape)
+    bare = np.all(face == face[0, 0], axis=2)
+    face[bare] = np.minimum(lit[bare], 255.0)
+    face[shadow] = PAPER * 0.6 * (1.0, 1.0, np.exp(0.1))
+    image = noisy(face, 1)
+    clipped = np.zeros(face.shape, bool)
+    clipped[:, :, 2] = image[:, :, 2] >= 248.0
+    assert clipped[bare & ~shadow, 2].mean() > 0.9 and not clipped[shadow, 2].any()
+    # Against a white known in every channel, its hue is foreign, and it is traced as a thing.
+    assert traced(image, clipped, seen, maps)[shadow].mean() > 0.9
+    # Against the bound, it is the paper's as closely as the bound is known.
+    assert not traced(image, clipped, seen, maps, (False, False, True)).any()
 
 
 def test_a_hand_traced_from_the_margin_stops_where_hatching_of_its_colour_begins() -> None:

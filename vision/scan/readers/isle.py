@@ -79,6 +79,7 @@ from vision.scan.readers.isle_over import (
 )
 from vision.scan.readers.isle_rims import cup_rims
 from vision.scan.readers.isle_sheet import (
+    BOUND_SLACK,
     COARSE_PPM,
     EDGE_BLUR_MM,
     SHEET_PPM,
@@ -133,7 +134,6 @@ MARGIN_STEP = 3  # every third margin pixel is plenty
 MOST_CLIPPED = 0.25
 BRIGHTEST_SHARE = 99.0  # percentile of the margin's brightness taken as its brightest paper
 BOUNDED_WEIGHT = 0.35
-BOUND_SLACK = 0.08  # log units: how far a bounded white may be off
 DARKEST_PAPER = 40.0
 BLOCK = 4  # px: the paper's brightness is followed in blocks this size
 NEUTRAL = 0.04  # log units: how far from the paper's hue a pixel may be and still be paper
@@ -937,7 +937,7 @@ class IsleReader:
         edges = edge_contrast(image, maps)
         contrast = outline_contrast(edges)
         smooth = smooth_surface(image, clipped, seen, maps)
-        reaching = covering(image, clipped, paper.white, seen, maps, smooth)
+        reaching = covering(image, clipped, paper.white, light.weight < 1.0, seen, maps, smooth)
         things = reaching | smooth_objects(image, clipped, seen, light.white, maps, smooth)
         things |= cup_rims(things, seen, image)
         # Beside a hand or a cup, what looks lit beyond the paper around may be the thing itself

@@ -55,6 +55,7 @@ from numpy.typing import NDArray
 from companion.observation import ComponentRead as Read
 from vision.scan.colours import column_median
 from vision.scan.readers.isle_sheet import (
+    BOUND_SLACK,
     COARSE_PPM,
     LINE_BLUR_MM,
     SHEET_PPM,
@@ -218,7 +219,13 @@ GRAZED_SURE = 0.9
 
 
 def covering(
-    image: Floats, clipped: Mask, white: Floats, seen: Mask, maps: SheetMaps, smooth: Mask
+    image: Floats,
+    clipped: Mask,
+    white: Floats,
+    bounded: Mask,
+    seen: Mask,
+    maps: SheetMaps,
+    smooth: Mask,
 ) -> Mask:
     """Where something lying over the sheet reaches its bare margin (a hand over a corner, a cup
     at the edge).
@@ -230,14 +237,18 @@ def covering(
     cells it crosses, is the thing itself: a hand or a cup is one colour, shaded a little. It is
     traced where it is at least OPENED_MM wide: strokes of the thing's colour beside it, with
     paper between them, would join it stroke by stroke. Hue is read only in channels measured
-    outright, and wherever it is measured.
+    outright, and wherever it is measured; against a white only ``bounded`` in a channel (per
+    channel: clipped on all the lit paper), BOUND_SLACK less closely in it.
     """
     blue, green, red = log_planes(image / white * 255.0)
     hues = (blue - green, red - green)
     measured = (~clipped[:, :, 0] & ~clipped[:, :, 1], ~clipped[:, :, 2] & ~clipped[:, :, 1])
+    # A shadow on the margin is measured in a channel its lit paper clips: the paper's own
+    # colour, but as far from a bounded white as the bound is off.
+    limits = [FOREIGN_HUE + (BOUND_SLACK if bounded[c] or bounded[1] else 0.0) for c in (0, 2)]
     odd = np.zeros(image.shape[:2], bool)
-    for hue, ok in zip(hues, measured, strict=True):
-        odd |= ok & (np.abs(hue) > FOREIGN_HUE)
+    for hue, ok, limit in zip(hues, measured, limits, strict=True):
+        odd |= ok & (np.abs(hue) > limit)
     seeds = (maps.margin & seen & odd).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(seeds, connectivity=8)
     covered = np.zeros(seeds.shape, bool)

@@ -20,6 +20,7 @@ SHEET_PPM = 1.0  # the sheet is read at 1 mm per pixel (the scanner rectifies it
 COARSE_PPM = 0.5  # and first aligned at 2 mm
 INNER = 0.72  # the part of a cell read: its outline and a neighbour's overshoot stay outside
 EDGE_BLUR_MM = 1.0
+BOUND_SLACK = 0.08  # log units: how far a white only bounded (its channel clipped) may be off
 # Points sampled along each edge of a cell's outline, and how far to either side of it.
 LINE_SAMPLES = 14
 LINE_SIDE_MM = 1.5
