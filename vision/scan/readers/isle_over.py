@@ -211,7 +211,8 @@ HIDDEN_EDGE = 0.1
 # mixes with its pencil: the cell reads less surely (a yellow cup over two thirds of a green
 # cell read brown, 0.64 sure), or shows no outline anywhere (a white cup over a bare cell, read
 # brown). On 2,400 hard tuning renders, releasing the cells so grazed made four boards exact
-# (each a cup's rim found reaching a cell beside it) and read no cell wrong.
+# (each a cup's rim found reaching a cell beside it) and read no cell wrong; measuring a graze
+# by the length of outline it reaches, not by the edges it touches, one more.
 GRAZED_SHARE = 0.15
 GRAZED_EDGES = 2.0
 GRAZED_EDGE = 0.5
