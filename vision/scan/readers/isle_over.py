@@ -92,8 +92,8 @@ STOPPED_EDGES = 3
 # Hatching beside a hand lies at its edge: at least this share of the cells around it are in
 # plain view (a cell the hand rings is under it). It is read surely: a hand or a cup over part
 # of a cell mixes with its pencil. On 1,100 hard tuning renders, the cells taken for hatching
-# beside a thing that lay in plain view were read 0.935 sure and more; of those read less
-# surely, all lay in part under it, and two were read wrong (0.52 and 0.63 sure).
+# beside a thing that lay in plain view were read 0.935 sure and more; those read less than 0.9
+# sure all lay in part under it, and two were read as the wrong pencil (0.52 and 0.63 sure).
 PLAIN_VIEW = 0.5
 BESIDE_SURE = 0.9
 # Smooth: window (mm), how much rougher than the margin's paper smooth may be, another hue
