@@ -253,6 +253,7 @@ def covering(
     seeds = (maps.margin & seen & odd).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(seeds, connectivity=8)
     covered = np.zeros(seeds.shape, bool)
+    opening = disc(OPENED_MM)
     for label in range(1, count):
         if stats[label, cv2.CC_STAT_AREA] < LEAST_BLOB * SHEET_PPM * SHEET_PPM:
             continue
@@ -266,7 +267,7 @@ def covering(
                 # Wherever this hue is measured, it is the thing's (a yellow cup clipped in red
                 # where it is lit is still not the green hatching beside it).
                 alike &= ~ok | (np.abs(hue - np.median(hue[known])) < SAME_COLOUR[0])
-        alike = cv2.morphologyEx(alike.astype(np.uint8), cv2.MORPH_OPEN, disc(OPENED_MM)) > 0
+        alike = cv2.morphologyEx(alike.astype(np.uint8), cv2.MORPH_OPEN, opening) > 0
         _, regions = cv2.connectedComponents((alike | part).astype(np.uint8), connectivity=8)
         covered |= np.isin(regions, np.unique(regions[part]))
     return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
