@@ -282,6 +282,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9088, "a brown cell two fifths hidden, read as red 0.52 sure, taken for hatching beside"),
         (8123, "a red cell a third under a cup's side read as brown, 0.63 sure: hatching beside"),
         (9721, "a cup's shadow on the margin, its red measured, the lit paper's clipped: traced"),
+        (8225, "a blue cell inked through beside a hand, in its shadow's edge: no pencil fitted"),
+        (9859, "a blue cell inked through under a hand's shadow edge, its outline lost: refused"),
+        (5321, "a red cell inked through beside a blue cup, in its shadow's edge: refused"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -608,17 +611,19 @@ def red_cell_fit(
     misfit: tuple[float, float],
     mean_misfit: tuple[float, float],
     hue: tuple[float, float, float, float] = (1e-3, 1e-3, 1e-3, 1e-3),
+    inked: float = 1.0,
 ) -> CellFit:
     """One cell hatched red, lit ``light`` against its paper: brown and red misfit it by
     ``misfit``, its mean colour lies ``mean_misfit`` off their lines, 1e-3 of which the scatter
-    explains (green and blue far off both ways); its pixels' hue misfits every pencil by ``hue``."""
+    explains (green and blue far off both ways); its pixels' hue misfits every pencil by ``hue``;
+    ``inked``: the share of its pixels inked."""
 
     def per_pencil(*values: float) -> np.ndarray:
         return np.array(values, np.float32)[:, None]
 
     return CellFit(
         per_pencil(0.6, 0.6, 0.6, 0.6),
-        per_pencil(1.0, 1.0, 1.0, 1.0),
+        per_pencil(inked, inked, inked, inked),
         per_pencil(light, light, light, light),
         per_pencil(0.5, 0.5, *misfit),
         per_pencil(1.0, 1.0, 1.0, 1.0),
@@ -659,7 +664,7 @@ def test_two_pencils_fitting_a_cell_alike_are_told_apart_by_its_hue_alone() -> N
         assert judge("cell (2,2)", fit, 0).problem == "cell (2,2): ambiguous red/brown"
 
 
-def test_a_cell_no_pencil_fits_is_named_by_its_hue_only_where_its_outline_shows() -> None:
+def test_a_cell_no_pencil_fits_is_named_by_its_hue_only_where_nothing_mixes_with_it() -> None:
     # Across a shadow's sharp edge no pencil fits: red misfits it twice the limit, brown as much.
     poorly = (3.0e-2, 2.9e-2)
     hue = (0.3, 0.3, 1e-3, 1e-5)  # red's 17.5 times better than any other pencil's
@@ -667,7 +672,14 @@ def test_a_cell_no_pencil_fits_is_named_by_its_hue_only_where_its_outline_shows(
     refused = "cell (2,2): covered, or no pencil (red fits poorly)"
     assert judge("cell (2,2)", fit, 0).problem == refused
     # Its outline shows, so nothing over it mixes with its pencil: its hue names it.
-    assert judge("cell (2,2)", fit, 0, outlined=True) == Read("cell (2,2)", "red", 0.571)
+    named = Read("cell (2,2)", "red", 0.571)
+    assert judge("cell (2,2)", fit, 0, outlined=True) == named
+    # Its outline lost, but clear of everything found over the sheet and inked through: hatched
+    # all over, so nothing over it mixes with its pencil either.
+    assert judge("cell (2,2)", fit, 0, clear=True) == named
+    # A tenth of it not inked: a side may be under something not found.
+    tenth_bare = red_cell_fit(1.0, poorly, (0.3, 1e-4), hue, inked=0.9)
+    assert judge("cell (2,2)", tenth_bare, 0, clear=True).problem == refused
     # A hue only 11.8 times better, or naming neither pencil fitted best, names nothing.
     for unclear in [(0.3, 0.3, 6e-4, 5e-6), (1e-5, 0.3, 1e-3, 1e-3)]:
         fit = red_cell_fit(1.0, poorly, (0.3, 1e-4), unclear)
