@@ -285,6 +285,7 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (8225, "a blue cell inked through beside a hand, in its shadow's edge: no pencil fitted"),
         (9859, "a blue cell inked through under a hand's shadow edge, its outline lost: refused"),
         (5321, "a red cell inked through beside a blue cup, in its shadow's edge: refused"),
+        (9703, "a green cell inked through in a cup's shadow, darker than its paper allows"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -539,6 +540,22 @@ def test_a_cell_lit_unlike_its_paper_is_read_only_when_its_outline_shows(
         "cell (2,2)", "green", 0.978
     )
     assert judge("cell (2,2)", lit_fit(1.0), 0) == Read("cell (2,2)", "green", 0.978)
+
+
+def test_a_dark_cell_inked_through_clear_of_things_is_read_without_its_outline() -> None:
+    # Nothing found lies over it, and green fits it well all over: it lies in a shadow.
+    assert judge("cell (2,2)", lit_fit(0.5), 0, clear=True) == Read("cell (2,2)", "green", 0.978)
+    # A tenth of it not inked, or green fitting it poorly: it may lie under something not found.
+    shaded = "cell (2,2): in deep shadow or covered"
+    tenth_bare = dataclasses.replace(lit_fit(0.5), inked=np.full((4, 1), 0.9, np.float32))
+    assert judge("cell (2,2)", tenth_bare, 0, clear=True).problem == shaded
+    poorly = np.array([[2e-2], [0.5], [0.5], [0.5]], np.float32)
+    fits_poorly = dataclasses.replace(lit_fit(0.5), misfit=poorly)
+    assert judge("cell (2,2)", fits_poorly, 0, clear=True).problem == shaded
+    # Lit beyond its paper, it is still refused: a shadow only darkens.
+    assert judge("cell (2,2)", lit_fit(1.6), 0, clear=True).problem == (
+        "cell (2,2): lit beyond the paper around, or covered"
+    )
 
 
 def test_a_cell_lit_as_the_paper_nearby_allows_is_read_without_its_outline() -> None:

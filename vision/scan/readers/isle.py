@@ -202,8 +202,10 @@ UNEVEN_INK = 0.15
 # hatched all over: where no pencil fits it, its hue may name it as where its outline shows (a
 # shadow's sharp edge across it beside a hand, its outline lost among dark strokes). On 2,400
 # hard tuning renders, three boards more were read exactly and no cell more wrong. A cell under
-# something found is left to it: named by its hue, one under a red cup read red and joined the
-# red cells beside the cup, taking one in plain view under it too.
+# something found is left to it: named by its hue, one under a red cup read red, and with the
+# red cells beside it took a red cell in plain view for one under the cup. Fitting its pencil
+# well, such a cell lit darker than its paper allows lies in a shadow: one board more was read
+# exactly, and no cell more wrong.
 INKED_THROUGH = 0.95
 TIED_PIXELS = 4.0  # neighbouring pixels that the photo's blur and its JPEG vary together
 
@@ -750,14 +752,19 @@ def judge(
     noise; ``clearly``: how many times better than the next the pencil named must fit; ``lit``:
     how much darker and brighter than its paper the cell may be lit, its outline unseen;
     ``clear``: nothing found over the sheet lies over it, so a cell inked through is hatched all
-    over, and its pixels' hue may name it as where its outline shows)."""
+    over: lit darker than its paper, it is in a shadow; no pencil fitting it, its pixels' hue may
+    name it as where its outline shows)."""
     misfit = fit.misfit[:, k]
     best, runner = (int(i) for i in np.argsort(misfit)[:2])
     pencil = PENCILS[best]
     ink, inked = float(fit.ink[best, k]), float(fit.inked[best, k])
     margin = float((misfit[runner] + NOISE_FLOOR) / (misfit[best] + NOISE_FLOOR))
     light = float(fit.light[best, k])
-    if light < lit[0] and not outlined:
+    # Clear of everything found, inked through and fitting its pencil well, a cell lit darker
+    # than its paper allows is in a shadow: what lies unfound over a cell leaves a side bare or
+    # mixes with its pencil.
+    shaded = clear and inked >= INKED_THROUGH and misfit[best] <= WORST_FIT
+    if light < lit[0] and not outlined and not shaded:
         return Read(place, None, 0.0, f"{place}: in deep shadow or covered")
     if light > lit[1] + LIT_SLACK and not outlined:
         return Read(place, None, 0.0, f"{place}: lit beyond the paper around, or covered")
