@@ -760,11 +760,11 @@ def judge(
     ink, inked = float(fit.ink[best, k]), float(fit.inked[best, k])
     margin = float((misfit[runner] + NOISE_FLOOR) / (misfit[best] + NOISE_FLOOR))
     light = float(fit.light[best, k])
-    # Clear of everything found, inked through and fitting its pencil well, a cell lit darker
-    # than its paper allows is in a shadow: what lies unfound over a cell leaves a side bare or
-    # mixes with its pencil.
-    shaded = clear and inked >= INKED_THROUGH and misfit[best] <= WORST_FIT
-    if light < lit[0] and not outlined and not shaded:
+    # Clear of everything found and inked through, a cell is hatched all over: fitting its
+    # pencil well, lit darker than its paper allows, it is in a shadow (what lies unfound over a
+    # cell leaves a side bare or mixes with its pencil).
+    through = clear and inked >= INKED_THROUGH
+    if light < lit[0] and not outlined and not (through and misfit[best] <= WORST_FIT):
         return Read(place, None, 0.0, f"{place}: in deep shadow or covered")
     if light > lit[1] + LIT_SLACK and not outlined:
         return Read(place, None, 0.0, f"{place}: lit beyond the paper around, or covered")
@@ -801,7 +801,6 @@ def judge(
         # Where its outline shows, or it is inked through and clear of everything found, nothing
         # over the cell mixes with its pencil: a shadow's sharp edge across it bends the light
         # so that no pencil fits, but leaves its pixels' hue.
-        through = clear and inked >= INKED_THROUGH
         by_hue = _by_hue(place, fit, k, (best, runner)) if outlined or through else None
         return by_hue or Read(
             place, None, 0.0, f"{place}: covered, or no pencil ({pencil} fits poorly)"
