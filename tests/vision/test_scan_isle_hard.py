@@ -36,6 +36,7 @@ from vision.scan.readers.isle import (
     CellFit,
     IsleReader,
     PaperMap,
+    edges_shown,
     fit_cells,
     grid_alignment,
     hue_misfit,
@@ -286,6 +287,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9859, "a blue cell inked through under a hand's shadow edge, its outline lost: refused"),
         (5321, "a red cell inked through beside a blue cup, in its shadow's edge: refused"),
         (9703, "a green cell inked through in a cup's shadow, darker than its paper allows"),
+        (5176, "two bare cells tinted by a hand's blurred edge beside them: refused as faint"),
+        (5254, "a bare cell tinted brown, its outline showing: refused as faint"),
+        (9294, "a bare cell tinted brown, no stroke in it, ink just above a tint's"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -615,6 +619,40 @@ def test_a_tint_without_strokes_is_bare_paper() -> None:
     assert judge("cell (2,2)", tinted_fit(0.16, 0.0), 0).problem == (
         "cell (2,2): unclear, faint green (0% inked)"
     )
+
+
+def test_a_faint_tint_that_its_pencil_fits_closely_is_bare_where_every_edge_shows() -> None:
+    # Faint, and a fifth of it inked: refused, for a hatched cell under something not found
+    # shows as little.
+    faint = "cell (2,2): unclear, faint green (20% inked)"
+    tint = tinted_fit(0.13, 0.2)
+    assert judge("cell (2,2)", tint, 0, clear=True).problem == faint
+    # Every edge shows as bare paper's do and nothing found lies over it: a thing over the cell
+    # would hide the edges it lies over, so the tint is light, as surely bare as green fits it
+    # closely (a third of the limit is 5e-3).
+    assert judge("cell (2,2)", tint, 0, clear=True, tinted=True) == Read("cell (2,2)", None, 0.99)
+    closely = dataclasses.replace(tint, misfit=np.array([[3e-3], [1.0], [1.0], [1.0]], np.float32))
+    assert judge("cell (2,2)", closely, 0, clear=True, tinted=True) == Read("cell (2,2)", None, 0.7)
+    # Its pencil fitting it less closely than a third of the limit: a colour mixed in.
+    loosely = dataclasses.replace(tint, misfit=np.array([[6e-3], [1.0], [1.0], [1.0]], np.float32))
+    assert judge("cell (2,2)", loosely, 0, clear=True, tinted=True).problem == faint
+    # Inked as hatching is: not a tint, whatever its edges show.
+    assert judge("cell (2,2)", lit_fit(1.0), 0, clear=True, tinted=True) == Read(
+        "cell (2,2)", "green", 0.978
+    )
+
+
+def test_every_edge_shows_when_half_as_clear_as_the_bare_cells_outlines() -> None:
+    bare = [Read(f"cell (0,{i})", None, 0.9) for i in range(5)]
+    faint = [Read("cell (1,0)", None, 0.0, "cell (1,0): unclear, faint red (20% inked)")]
+    # The bare cells' outlines show 0.02 (the median over their edges): half of it is 0.01.
+    edges = np.full((6, 6), 0.02, np.float32)
+    edges[5] = [0.03, 0.03, 0.03, 0.03, 0.03, 0.009]
+    assert edges_shown(edges, bare + faint).tolist() == [True] * 5 + [False]
+    edges[5, 5] = 0.011
+    assert edges_shown(edges, bare + faint).tolist() == [True] * 6
+    # Too few cells read bare to say how clearly bare paper shows its outline.
+    assert not edges_shown(edges[2:], bare[2:] + faint).any()
 
 
 def test_a_pencil_must_fit_as_clearly_better_than_the_next_as_asked() -> None:

@@ -29,7 +29,9 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
    the sheet, which mixes with the pencil of a cell it lies over in part); hardly any ink, or a
    tint with hardly a stroke in it (a neighbour's colour blurred in), is bare paper (but not
    less than none where paper lit as brightly as allowed explains it poorly: the paper's white
-   there is too dark, and a pencil's colour lit beyond it reads as negative ink). Hatching
+   there is too dark, and a pencil's colour lit beyond it reads as negative ink); so is a faint
+   tint that its pencil fits closely in a cell clear of everything found whose every printed edge
+   shows as bare paper's do (a thing over a cell hides the edges it lies over). Hatching
    covers the whole cell, so ink on one side only is a problem, not a colour, unless the cell's
    printed outline shows and nothing was found over the sheet near it: strokes skipped or
    lifted early leave a third of a cell far less inked, but not bare. There too, a cell whose
@@ -70,6 +72,7 @@ from vision.scan.readers.isle_bright import (
     unseen_strokes,
 )
 from vision.scan.readers.isle_over import (
+    LEAST_BARE,
     covered_cells,
     covering,
     edge_contrast,
@@ -207,6 +210,16 @@ UNEVEN_INK = 0.15
 # well, such a cell lit darker than its paper allows lies in a shadow: one board more was read
 # exactly, and no cell more wrong.
 INKED_THROUGH = 0.95
+# A faint tint that its best pencil fits closely (TINTED_FIT), in a cell clear of everything found
+# whose every printed edge shows at least EDGES_SHOWN as clearly as the bare cells show their
+# outlines (of which at least LEAST_BARE), is bare paper in tinted light (a hand's blurred edge,
+# a neighbour's colour): a thing over a cell hides the edges it lies over, and hatching in plain
+# view is never faint. On 2,400 hard tuning renders, the two hatched cells refused as faint that
+# their pencil fitted so closely lay mostly under a hand not found, and showed an edge 0.13 and
+# 0.01 as clearly; the bare cells in plain view so refused showed every edge 0.73 as clearly
+# and more. Three boards more were read exactly, and no cell more wrong.
+TINTED_FIT = WORST_FIT / 3.0
+EDGES_SHOWN = 0.5
 TIED_PIXELS = 4.0  # neighbouring pixels that the photo's blur and its JPEG vary together
 
 
@@ -744,6 +757,7 @@ def judge(
     clearly: float = CLEARLY_BEST,
     lit: tuple[float, float] = (SHADED_CELL, BRIGHTEST_CELL),
     clear: bool = False,
+    tinted: bool = False,
 ) -> Read:
     """One cell's reading from its fit: a pencil, bare paper, or a problem (``outlined``: its
     printed outline shows, so light unlike the paper's there is the light, not something over
@@ -753,7 +767,8 @@ def judge(
     how much darker and brighter than its paper the cell may be lit, its outline unseen;
     ``clear``: nothing found over the sheet lies over it, so a cell inked through is hatched all
     over: lit darker than its paper, it is in a shadow; no pencil fitting it, its pixels' hue may
-    name it as where its outline shows)."""
+    name it as where its outline shows; ``tinted``: besides, its every edge shows as bare
+    paper's do, so a faint tint that its pencil fits closely is bare paper in tinted light)."""
     misfit = fit.misfit[:, k]
     best, runner = (int(i) for i in np.argsort(misfit)[:2])
     pencil = PENCILS[best]
@@ -779,11 +794,12 @@ def judge(
             # the paper's white there is too dark (a pencil's colour lit beyond it reads as
             # negative ink), or something lies over the cell.
             return Read(place, None, 0.0, f"{place}: covered, or unclear (paper fits poorly)")
-        # As surely bare as its ink is slight, or as it is free of strokes: 35 tinted cells in
-        # plain view on 500 hard renders (ink 0.1-0.15), none inked, were all bare.
-        sure = max(1.0 - 5.0 * ink, 1.0 - inked / (2.0 * EMPTY_SHARE))
-        return Read(place, None, round(min(0.99, sure), 3))
+        return _bare(place, ink, inked)
     if ink < FILLED_INK or inked < FILLED_SHARE:
+        if tinted and misfit[best] <= TINTED_FIT:
+            # As surely bare as its pencil fits it closely: its ink is the tint's.
+            sure = 1.0 - 0.5 * float(misfit[best]) / TINTED_FIT
+            return Read(place, None, round(min(0.99, sure), 3))
         return Read(place, None, 0.0, f"{place}: unclear, faint {pencil} ({inked:.0%} inked)")
     least = UNEVEN_INK if outlined and alone else EVEN_INK
     if fit.evenness[best, k] < least:
@@ -810,6 +826,14 @@ def judge(
     return _by_hue(place, fit, k, (best, runner)) or Read(
         place, None, 0.0, f"{place}: ambiguous {pencil}/{PENCILS[runner]}"
     )
+
+
+def _bare(place: str, ink: float, inked: float) -> Read:
+    """A cell read as bare paper: as surely as its ink is slight, or as it is free of strokes (35
+    tinted cells in plain view on 500 hard renders, ink 0.1-0.15 and none inked, were all
+    bare)."""
+    sure = max(1.0 - 5.0 * ink, 1.0 - inked / (2.0 * EMPTY_SHARE))
+    return Read(place, None, round(min(0.99, sure), 3))
 
 
 def _by_hue(place: str, fit: CellFit, k: int, fitted: tuple[int, int]) -> Read | None:
@@ -847,6 +871,17 @@ def outlined_cells(contrast: Floats, reads: list[Read]) -> Mask:
     if named.sum() < LEAST_NAMED:
         return np.zeros(len(reads), bool)
     return np.asarray(contrast >= SHADOW_OUTLINE * float(np.median(contrast[named])), bool)
+
+
+def edges_shown(edges: Floats, reads: list[Read]) -> Mask:
+    """Per cell, whether every edge of its printed outline shows at least EDGES_SHOWN as clearly
+    as the cells read as bare paper show their outlines (``edges``: how much each edge of each
+    cell shows; none, where fewer than LEAST_BARE cells were read bare)."""
+    bare = np.array([read.problem is None and read.value is None for read in reads])
+    if bare.sum() < LEAST_BARE:
+        return np.zeros(len(reads), bool)
+    typical = float(np.median(outline_contrast(edges)[bare]))
+    return np.asarray(edges.min(axis=1) >= EDGES_SHOWN * typical, bool)
 
 
 def unsure_white(read: Read, again: Read) -> Read:
@@ -999,6 +1034,20 @@ class IsleReader:
             judge(read.component, fit, k, True, alone[k], float(clearly[k])) if again[k] else read
             for k, read in enumerate(first)
         ]
+        # A faint tint in a cell clear of everything found, its every edge showing as bare
+        # paper's do, is judged again as bare paper in tinted light.
+        tinted = clear & edges_shown(edges, first) & _refused(reads)
+        for k in np.flatnonzero(tinted).tolist():
+            bare = judge(
+                maps.names[k],
+                fit,
+                k,
+                clearly=float(clearly[k]),
+                lit=(float(dim[k]), float(bright[k])),
+                clear=True,
+                tinted=True,
+            )
+            reads[k] = reads[k] if bare.problem else bare
         # Still refused, they may be lit beyond what the paper around allows (it may lie in a
         # shadow they are clear of): fitted as brightly as they show, one pencil must explain
         # them far better than any other (a hand lit over part of a cell mixes with its pencil
