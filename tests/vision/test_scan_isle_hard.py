@@ -61,6 +61,7 @@ from vision.scan.readers.isle_over import (
     _shadow_shows_grid,
     covered_cells,
     covering,
+    outline_contrast,
     smooth_blobs,
     smooth_objects,
     smooth_surface,
@@ -648,11 +649,13 @@ def test_every_edge_shows_when_half_as_clear_as_the_bare_cells_outlines() -> Non
     # The bare cells' outlines show 0.02 (the median over their edges): half of it is 0.01.
     edges = np.full((6, 6), 0.02, np.float32)
     edges[5] = [0.03, 0.03, 0.03, 0.03, 0.03, 0.009]
-    assert edges_shown(edges, bare + faint).tolist() == [True] * 5 + [False]
+    shown = edges_shown(edges, outline_contrast(edges), bare + faint)
+    assert shown.tolist() == [True] * 5 + [False]
     edges[5, 5] = 0.011
-    assert edges_shown(edges, bare + faint).tolist() == [True] * 6
+    shown = edges_shown(edges, outline_contrast(edges), bare + faint)
+    assert shown.tolist() == [True] * 6
     # Too few cells read bare to say how clearly bare paper shows its outline.
-    assert not edges_shown(edges[2:], bare[2:] + faint).any()
+    assert not edges_shown(edges[2:], outline_contrast(edges[2:]), bare[2:] + faint).any()
 
 
 def test_a_pencil_must_fit_as_clearly_better_than_the_next_as_asked() -> None:

@@ -794,7 +794,10 @@ def judge(
             # the paper's white there is too dark (a pencil's colour lit beyond it reads as
             # negative ink), or something lies over the cell.
             return Read(place, None, 0.0, f"{place}: covered, or unclear (paper fits poorly)")
-        return _bare(place, ink, inked)
+        # As surely bare as its ink is slight, or as it is free of strokes: 35 tinted cells in
+        # plain view on 500 hard renders (ink 0.1-0.15), none inked, were all bare.
+        sure = max(1.0 - 5.0 * ink, 1.0 - inked / (2.0 * EMPTY_SHARE))
+        return Read(place, None, round(min(0.99, sure), 3))
     if ink < FILLED_INK or inked < FILLED_SHARE:
         if tinted and misfit[best] <= TINTED_FIT:
             # As surely bare as its pencil fits it closely: its ink is the tint's.
@@ -826,14 +829,6 @@ def judge(
     return _by_hue(place, fit, k, (best, runner)) or Read(
         place, None, 0.0, f"{place}: ambiguous {pencil}/{PENCILS[runner]}"
     )
-
-
-def _bare(place: str, ink: float, inked: float) -> Read:
-    """A cell read as bare paper: as surely as its ink is slight, or as it is free of strokes (35
-    tinted cells in plain view on 500 hard renders, ink 0.1-0.15 and none inked, were all
-    bare)."""
-    sure = max(1.0 - 5.0 * ink, 1.0 - inked / (2.0 * EMPTY_SHARE))
-    return Read(place, None, round(min(0.99, sure), 3))
 
 
 def _by_hue(place: str, fit: CellFit, k: int, fitted: tuple[int, int]) -> Read | None:
@@ -873,14 +868,15 @@ def outlined_cells(contrast: Floats, reads: list[Read]) -> Mask:
     return np.asarray(contrast >= SHADOW_OUTLINE * float(np.median(contrast[named])), bool)
 
 
-def edges_shown(edges: Floats, reads: list[Read]) -> Mask:
+def edges_shown(edges: Floats, contrast: Floats, reads: list[Read]) -> Mask:
     """Per cell, whether every edge of its printed outline shows at least EDGES_SHOWN as clearly
     as the cells read as bare paper show their outlines (``edges``: how much each edge of each
-    cell shows; none, where fewer than LEAST_BARE cells were read bare)."""
+    cell shows; ``contrast``: each outline; none, where fewer than LEAST_BARE cells were read
+    bare)."""
     bare = np.array([read.problem is None and read.value is None for read in reads])
     if bare.sum() < LEAST_BARE:
         return np.zeros(len(reads), bool)
-    typical = float(np.median(outline_contrast(edges)[bare]))
+    typical = float(np.median(contrast[bare]))
     return np.asarray(edges.min(axis=1) >= EDGES_SHOWN * typical, bool)
 
 
@@ -1014,17 +1010,21 @@ class IsleReader:
         size = np.maximum(np.bincount(owner, minlength=count), 1)
         dim, bright = (np.bincount(owner, limit, count) / size for limit in (darkest, brightest))
         clearly = np.where(near, NEAR_CLEARLY, CLEARLY_BEST)
-        first = [
-            judge(
-                place,
+
+        def judged(k: int, tinted: bool = False) -> Read:
+            """Cell ``k`` judged on its first fit, its outline unseen."""
+            lit = (float(dim[k]), float(bright[k]))
+            return judge(
+                maps.names[k],
                 fit,
                 k,
                 clearly=float(clearly[k]),
-                lit=(float(dim[k]), float(bright[k])),
+                lit=lit,
                 clear=bool(clear[k]),
+                tinted=tinted,
             )
-            for k, place in enumerate(maps.names)
-        ]
+
+        first = [judged(k) for k in range(count)]
         outlined = outlined_cells(contrast, first)
         # The outline only lets a cell lit unlike its paper, or inked unevenly with nothing near
         # it, be read: only those are judged again.
@@ -1036,17 +1036,9 @@ class IsleReader:
         ]
         # A faint tint in a cell clear of everything found, its every edge showing as bare
         # paper's do, is judged again as bare paper in tinted light.
-        tinted = clear & edges_shown(edges, first) & _refused(reads)
+        tinted = clear & edges_shown(edges, contrast, first) & _refused(reads)
         for k in np.flatnonzero(tinted).tolist():
-            bare = judge(
-                maps.names[k],
-                fit,
-                k,
-                clearly=float(clearly[k]),
-                lit=(float(dim[k]), float(bright[k])),
-                clear=True,
-                tinted=True,
-            )
+            bare = judged(k, tinted=True)
             reads[k] = reads[k] if bare.problem else bare
         # Still refused, they may be lit beyond what the paper around allows (it may lie in a
         # shadow they are clear of): fitted as brightly as they show, one pencil must explain
