@@ -291,6 +291,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (5176, "two bare cells tinted by a hand's blurred edge beside them: refused as faint"),
         (5254, "a bare cell tinted brown, its outline showing: refused as faint"),
         (9294, "a bare cell tinted brown, no stroke in it, ink just above a tint's"),
+        (10179, "blurred red hatching beside a cell a cup lies over: taken for the cup's"),
+        (10644, "blurred green hatching beside a cell a hand lies over: taken for a cup's"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1425,9 +1427,12 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
     outlined = contrast > 0.02
     image = np.full((*maps.shape, 3), 200.0, np.float32)
 
-    def under_cup(reads: list[Read], hidden: np.ndarray = outlined) -> list[int]:
-        found = smooth_blobs(image, clear, maps, reads, contrast, hidden)
-        return [int(k) for k in np.flatnonzero(found)]
+    def under_cup(
+        reads: list[Read], hidden: np.ndarray = outlined, found: np.ndarray | None = None
+    ) -> list[int]:
+        apart = np.zeros(len(maps.names), bool) if found is None else found
+        under = smooth_blobs(image, clear, maps, reads, contrast, hidden, apart)
+        return [int(k) for k in np.flatnonzero(under)]
 
     # Every cell around is read as paper: the blue ends at its cells' edges.
     assert under_cup(blob_reads(maps, group, {})) == []
@@ -1442,6 +1447,15 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
     assert under_cup(blob_reads(maps, group, {edge: rim}), hidden) == sorted([*group, edge])
     # Read as blue with its outline showing, it is hatching beside the group.
     assert under_cup(blob_reads(maps, group, {edge: rim})) == []
+    # Refused where something else found lies over it, it tells nothing: a cup over the group
+    # would have been found over the group as well...
+    faint = Read(maps.names[edge], None, 0.0, "covered")
+    beyond = np.zeros(len(maps.names), bool)
+    beyond[edge] = True
+    assert under_cup(blob_reads(maps, group, {edge: faint}), found=beyond) == []
+    # ...unless it was: then the group is as likely the cup's.
+    beyond[group[0]] = True
+    assert under_cup(blob_reads(maps, group, {edge: faint}), found=beyond) == sorted(group)
 
 
 def test_a_smooth_thing_over_pencilled_cells_that_ends_where_they_do_is_hatching() -> None:
@@ -1568,10 +1582,11 @@ def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white
     reads = [Read(name, None, 0.9) for name in maps.names]
     image = np.full((*maps.shape, 3), 200.0, np.float32)
     (first, second, third), _ = touching_three(maps)
+    nothing = np.zeros(len(maps.names), bool)
 
     def found(contrast: np.ndarray) -> list[int]:
         outlined = contrast >= 0.01
-        under = smooth_blobs(image, clear, maps, reads, contrast, outlined)
+        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing)
         return [int(k) for k in np.flatnonzero(under)]
 
     # Two touching cells at a quarter of the sheet's clarity: a white cup's side over them.
@@ -1594,7 +1609,7 @@ def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white
     contrast[[first, second]] = 0.005
     contrast[third] = 0.02
     outlined = contrast >= 0.01
-    assert not smooth_blobs(image, glare, maps, reads, contrast, outlined).any()
+    assert not smooth_blobs(image, glare, maps, reads, contrast, outlined, nothing).any()
 
 
 def test_hatching_beside_a_hand_stays_so_where_the_hand_reaches_a_cell_of_another_pencil() -> None:
@@ -1649,11 +1664,14 @@ def test_a_cell_bordering_a_cup_at_one_edge_with_its_outline_showing_is_beside_i
     for k in [*group, one, two, *far]:
         reads[k] = Read(maps.names[k], "blue", 0.9)
     image = np.full((*maps.shape, 3), 200.0, np.float32)
+    nothing = np.zeros(len(maps.names), bool)
 
     def found(reads: list[Read]) -> list[int]:
         return [
             int(k)
-            for k in np.flatnonzero(smooth_blobs(image, clear, maps, reads, contrast, outlined))
+            for k in np.flatnonzero(
+                smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing)
+            )
         ]
 
     # The one bordering the cup's cells at one edge is beside it; the one between two of them
@@ -1739,9 +1757,10 @@ def test_bare_cells_whose_faint_lines_still_show_lie_in_a_shadow_not_under_a_whi
     contrast = np.full(len(maps.names), 0.02, np.float32)
     contrast[group] = 0.005
     outlined = contrast >= 0.01
+    nothing = np.zeros(len(maps.names), bool)
 
     def found(image: np.ndarray) -> list[int]:
-        under = smooth_blobs(image, clear, maps, reads, contrast, outlined)
+        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing)
         return [int(k) for k in np.flatnonzero(under)]
 
     # The lines show, darker than the paper either side, however faintly: a shadow.

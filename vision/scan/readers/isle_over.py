@@ -310,6 +310,7 @@ def smooth_blobs(
     reads: list[Read],
     contrast: Floats,
     outlined: Mask,
+    found: Mask,
 ) -> Mask:
     """Cells under a cup on the island: SMOOTH_GROUP or more adjacent cells read alike (one
     pencil, or bare paper), none showing its printed outline, or two bare cells hiding it about
@@ -326,7 +327,8 @@ def smooth_blobs(
     of the rim whose outline shows (``outlined``) is beside the cup, not under it; so is one
     that borders the group at one edge only and shows its outline at least BESIDE_OUTLINE as
     clearly as the pencils' cells show theirs (under the cup's edge, much of its outline would
-    be hidden). ``contrast``: how much each cell's outline shows.
+    be hidden). ``contrast``: how much each cell's outline shows; ``found``: whether something
+    found over the sheet lies over it.
     """
     count = len(reads)
     ys, xs = maps.spots
@@ -349,7 +351,7 @@ def smooth_blobs(
         # The lines are sampled only for a bare group about to be taken for a white cup: rarely.
         if (
             (len(group) >= SMOOTH_GROUP or pair)
-            and not _shaped_like_cells(group, reads, outlined, maps)
+            and not _shaped_like_cells(group, reads, outlined, found, maps)
             and not (colour is None and _lines_show(line_depths(image, maps)[group]))
         ):
             inside[group] = True
@@ -381,16 +383,23 @@ def _touching(cell: int, group: list[int], maps: SheetMaps) -> int:
 
 
 def _shaped_like_cells(
-    group: list[int], reads: list[Read], outlined: Mask, maps: SheetMaps
+    group: list[int], reads: list[Read], outlined: Mask, found: Mask, maps: SheetMaps
 ) -> bool:
     """Whether a group of cells read as one pencil ends where its cells do: every cell around
     it is read, as paper, as another pencil or as its own with its outline showing. Blur
     smooths hatching as plain as a cup, but a cup is round: it lies in part over the cells
-    around it, which then read as its colour, outline hidden, or not at all."""
+    around it, which then read as its colour, outline hidden, or not at all.
+
+    A cell around it under something found (``found``) tells nothing, when nothing found lies
+    over the group itself: that thing is another, found apart, and a cup over the group would
+    have been found over it as well as beyond it."""
     colour = reads[group[0]].value
     around = {n for k in group for n in maps.neighbours[k]} - set(group)
+    apart = not found[group].any()
     return colour is not None and all(
-        reads[n].problem is None and (reads[n].value != colour or outlined[n]) for n in around
+        (apart and found[n])
+        or (reads[n].problem is None and (reads[n].value != colour or outlined[n]))
+        for n in around
     )
 
 
@@ -859,6 +868,7 @@ def covered_cells(
             hatched[reached[label]] = True
             kept[label] = False
     share = np.asarray(covers[kept].sum(axis=0) / area, np.float64)
+    found = share >= COVERED_SHARE
     held = np.bincount(maps.whole[whole & reaching], minlength=count) / area >= COVERED_SHARE
     # A cell that shows its outline but where something found lies over it, in part, is not
     # hatching beside it: hatching ends at its outline, a cup hides the edges it lies over.
@@ -868,5 +878,5 @@ def covered_cells(
     share[_pencilled(reads) & _ending_at_outline(over, maps)] = 0.0
     share[_grazed(over, share, edges, contrast, reads, maps)] = 0.0
     # Cells of hatching found so show it as clearly as their outlines would.
-    blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined | hatched)
+    blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined | hatched, found)
     return blobs | (share >= COVERED_SHARE)
