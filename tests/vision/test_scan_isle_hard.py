@@ -293,6 +293,10 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (9294, "a bare cell tinted brown, no stroke in it, ink just above a tint's"),
         (10179, "blurred red hatching beside a cell a cup lies over: taken for the cup's"),
         (10644, "blurred green hatching beside a cell a hand lies over: taken for a cup's"),
+        (10802, "a cup at the sheet's corner, its coffee on the margin, its side over cells"),
+        (10640, "red hatching blurred smooth round a bare cell, spilling over its outline"),
+        (10911, "a brown cell beside a brown hand, its outline faint: taken for the hand's"),
+        (9851, "a blue cell beside a blue cup, its outline faint in blur: taken for the cup's"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1097,6 +1101,26 @@ def test_a_tinted_sliver_of_a_cups_side_lying_on_the_margin_is_part_of_the_cup()
     assert not found[side].any()
 
 
+def test_a_cups_side_across_its_rim_from_coffee_on_the_margin_is_part_of_the_cup() -> None:
+    # The cup stands at the sheet's corner: its coffee lies on the margin, where no grid shows
+    # to tell it from a shadow, and its side over the cells beside is too small a part to be a
+    # thing alone.
+    maps, seen, clear = bare_sheet()
+    face = hatched_face(5)
+    centre = (20, 190)
+    side = disc(face, (45, 165), 24) & ~disc(face, centre, 30)
+    with_cup, coffee = red_cup_with_side(face, centre, side)
+    assert not (coffee & maps.on_line).any()
+    found = found_over(noisy(with_cup, 1), clear, seen, maps)
+    assert found[cv2.erode(side.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
+    cup = side | disc(face, centre, 30)
+    assert not found[cv2.dilate(cup.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0].any()
+    # Without the cup, the side alone is nothing.
+    side_alone = face.copy()
+    side_alone[side] = (60.0, 60.0, 170.0)
+    assert not found_over(noisy(side_alone, 1), clear, seen, maps).any()
+
+
 def test_what_hatching_of_a_cups_colour_joins_is_the_cup_where_no_outline_shows() -> None:
     # One smooth part: a cup over the cells on the left, red hatching blurred as smooth beside it
     # on the right, its outlines standing out.
@@ -1458,6 +1482,38 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
     assert under_cup(blob_reads(maps, group, {edge: faint}), found=beyond) == sorted(group)
 
 
+def test_a_cell_of_a_plain_group_clear_of_the_cup_found_over_the_rest_may_be_beside_it() -> None:
+    maps, _, clear = bare_sheet()
+    # Three touching cells read as blue, outlines hidden; a cell around them refused. Blue cells
+    # far off show how clearly outlines show on this blurred sheet.
+    group, around = touching_three(maps)
+    far = [k for k in range(len(maps.names)) if k not in group and k not in around][-5:]
+    reads = blob_reads(maps, group, {around[0]: Read(maps.names[around[0]], None, 0.0, "covered")})
+    for k in far:
+        reads[k] = Read(maps.names[k], "blue", 0.9)
+    contrast = np.full(len(maps.names), 0.02, np.float32)
+    contrast[group] = 0.005
+    outlined = contrast >= 0.02
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    # A cup found over two of them and the refused cell, not over the third.
+    found = np.zeros(len(maps.names), bool)
+    found[[group[0], group[1], around[0]]] = True
+
+    def under_cup(shows: float) -> list[int]:
+        contrast[group[2]] = shows
+        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, found)
+        return [int(k) for k in np.flatnonzero(under)]
+
+    # Its outline hidden, the third is as likely under the cup's unfound edge...
+    assert under_cup(0.004) == sorted(group)
+    # ...but showing over a third as clearly as the pencils' cells show theirs, however faint,
+    # it is hatching of the cup's colour beside it.
+    assert under_cup(0.012) == sorted(group[:2])
+    # With nothing found over the group, it is judged whole.
+    found[:] = False
+    assert under_cup(0.012) == sorted(group)
+
+
 def test_a_smooth_thing_over_pencilled_cells_that_ends_where_they_do_is_hatching() -> None:
     maps, _, clear = bare_sheet()
     # Strong blur leaves three touching blue cells as smooth as a cup: found over the sheet,
@@ -1487,6 +1543,13 @@ def test_a_smooth_thing_over_pencilled_cells_that_ends_where_they_do_is_hatching
     # ...or reaches into bare paper.
     reaching = round_over(maps, group, edge)
     assert covered(reaching, blob_reads(maps, group, {})) == sorted([*group, edge])
+    # Blur spills smoothed hatching a pixel or two over its outline: a bare cell reached at its
+    # edge only (under 15 % of it) is one around it.
+    beside = np.isin(maps.whole, [edge])
+    short = reaching & ~beside
+    spill = short | (reaching & (cv2.dilate(short.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0))
+    assert 0.03 <= (spill & beside).sum() / beside.sum() < 0.15
+    assert covered(spill, blob_reads(maps, group, {})) == []
     # A cell around it refused under another thing found over the sheet says nothing of it.
     far = next(k for k in range(len(maps.names)) if k not in group and k not in around)
     cup = np.isin(maps.whole, [edge, far])

@@ -354,16 +354,24 @@ def smooth_blobs(
             and not _shaped_like_cells(group, reads, outlined, found, maps)
             and not (colour is None and _lines_show(line_depths(image, maps)[group]))
         ):
-            inside[group] = True
             if colour is None:
                 # Bare paper beside a white cup looks as a cell under its rim would: the cup's
                 # side is found by the grid it hides instead (``smooth_objects``).
+                inside[group] = True
                 continue
-            rim = [n for k in group for n in maps.neighbours[k] if reads[n].value == colour]
+            members = np.array(group)
+            if found[members].any():
+                # Those under something found are covered whatever else; of the rest, one
+                # whose outline shows as a cell's beside a cup does is hatching beside it.
+                members = members[found[members] | ~beside[members]]
+            inside[members] = True
+            around = {n for k in group for n in maps.neighbours[k]} - set(group)
             rim = [
                 n
-                for n in rim
-                if not outlined[n] and not (beside[n] and _touching(n, group, maps) == 1)
+                for n in around
+                if reads[n].value == colour
+                and not outlined[n]
+                and not (beside[n] and _touching(n, group, maps) == 1)
             ]
             inside[rim] = True
     return inside
@@ -404,19 +412,28 @@ def _shaped_like_cells(
 
 
 def _hatching(
-    cells: NDArray[np.intp], on_margin: bool, others: Mask, reads: list[Read], maps: SheetMaps
+    cells: NDArray[np.intp],
+    shares: Floats,
+    on_margin: bool,
+    others: Mask,
+    reads: list[Read],
+    maps: SheetMaps,
 ) -> bool:
     """Whether a thing found over the sheet is hatching that blur smoothed: it lies on the
-    island alone (not ``on_margin``), every cell it reaches (``cells``) is read cleanly as a
-    pencil (blur smooths neighbouring cells of two pencils together), and every cell around
-    those is read cleanly or lies under something else (``others``). A cup is round: it lies in
-    part over cells of other colours, or over bare paper, which then read as a mix or not at
-    all."""
-    if len(cells) == 0 or on_margin:
+    island alone (not ``on_margin``), every cell it reaches (``cells``, ``shares`` of each)
+    beyond its edge (GRAZED_SHARE) is read cleanly as a pencil (blur smooths neighbouring cells
+    of two pencils together), and every cell around those, or reached at its edge only (blur
+    spills the smoothed hatching over the outline), is read cleanly or lies under something
+    else (``others``). A cup is round: it lies in part over cells of other colours, or over
+    bare paper, which then read as a mix or not at all."""
+    core = cells[shares >= GRAZED_SHARE]
+    if len(core) == 0 or on_margin:
         return False
-    if any(reads[k].problem or reads[k].value is None for k in cells):
+    if any(reads[k].problem or reads[k].value is None for k in core):
         return False
-    around = {n for k in cells for n in maps.neighbours[k]} - set(cells.tolist())
+    around = ({n for k in cells for n in maps.neighbours[k]} | set(cells.tolist())) - set(
+        core.tolist()
+    )
     return all(others[n] or reads[n].problem is None for n in around)
 
 
@@ -557,6 +574,12 @@ def smooth_surface(image: Floats, clipped: Mask, seen: Mask, maps: SheetMaps) ->
     return np.asarray((rough < ROUGHER * noise) & seen, bool)
 
 
+def _off_grid(part: Mask, maps: SheetMaps) -> bool:
+    """Whether too little of the printed grid lies in ``part`` to tell whether it shows."""
+    on, off = part & maps.on_line, part & maps.off_line
+    return int(on.sum()) < LEAST_LINE_PX or int(off.sum()) < LEAST_LINE_PX
+
+
 def _outlines_show(lines: Floats, part: Mask, maps: SheetMaps) -> bool:
     """Whether the printed outlines stand out inside ``part``: the line response on them
     against its spread clear of them, significantly (as a t statistic) and by enough."""
@@ -652,8 +675,9 @@ def smooth_objects(
     smooth and FAINTER darker joined to it), or on the island of the paper's hue and measured (a
     white cup's side as bright as the paper), with no outline showing through, larger than
     LEAST_OBJECT alone or with such regions of the same kind (coloured, or of the paper's hue)
-    close by; and the plain regions across the rim from one that hide the printed grid and, if
-    small, lie across several cells or, tinted, largely beyond the island (the sliver of a cup's
+    close by; and the other plain regions across the rim from one (or from one on the margin,
+    beyond the printed grid: a cup's coffee there, its side over the cells) that hide the grid
+    and lie across several cells or, tinted, largely beyond the island (a sliver of a cup's
     side). ``smooth``: where the photo is as smooth as paper (``smooth_surface``)."""
     measured = ~(clipped[:, :, 0] | clipped[:, :, 1] | clipped[:, :, 2])
     blue, green, red = log_planes(image)
@@ -700,12 +724,15 @@ def smooth_objects(
     # Plain parts, coloured or of the paper's hue (a shadow is, and is apart from the coloured
     # thing that casts it), and those of them that may be part of a cup across its rim.
     plain = np.zeros((2, *labels.shape), bool)
+    beyond = np.zeros(labels.shape, bool)
     sides = np.zeros(labels.shape, bool)
     for label in range(1, count):
         if sizes[label] < LEAST_PART:
             continue
         part = labels == label
         coloured = bool(column_median(hue[part]) > OTHER_HUE)
+        if _off_grid(part, maps):
+            beyond |= part
         if shows(part, coloured):
             if not coloured:
                 continue
@@ -726,13 +753,13 @@ def smooth_objects(
         things, which = cv2.connectedComponents(cv2.dilate(parts.astype(np.uint8), reach))
         area = np.bincount(which[parts], minlength=things)
         over |= parts & (area[which] >= LEAST_OBJECT * SHEET_PPM * SHEET_PPM)
-    if not over.any():
+    if not (over | beyond).any():
         return over  # nothing over the sheet, so no rim to look across
-    # Smaller parts across the rim from one: a sliver of a cup's side, if it lies across cells,
-    # or beyond them.
-    near = cv2.dilate(over.astype(np.uint8), disc(2.0 * ACROSS_RIM_MM)) > 0
-    for label in np.unique(labels[near]):
-        if label == 0 or not LEAST_SIDE <= sizes[label] < LEAST_PART:
+    # Other parts across the rim from one (or from one on the margin): a sliver of a cup's side,
+    # if it lies across cells, or beyond them.
+    near = cv2.dilate((over | beyond).astype(np.uint8), disc(2.0 * ACROSS_RIM_MM)) > 0
+    for label in np.unique(labels[near & ~over]):
+        if label == 0 or sizes[label] < LEAST_SIDE:
             continue
         part = labels == label
         coloured = bool(column_median(hue[part]) > OTHER_HUE)
@@ -864,7 +891,8 @@ def covered_cells(
         for other in range(1, things):
             if other != label:
                 others[reached[other]] = True
-        if _hatching(reached[label], bool(on_margin[label]), others, reads, maps):
+        shares = covers[label, reached[label]] / area[reached[label]]
+        if _hatching(reached[label], shares, bool(on_margin[label]), others, reads, maps):
             hatched[reached[label]] = True
             kept[label] = False
     share = np.asarray(covers[kept].sum(axis=0) / area, np.float64)
