@@ -327,8 +327,10 @@ def smooth_blobs(
     of the rim whose outline shows (``outlined``) is beside the cup, not under it; so is one
     that borders the group at one edge only and shows its outline at least BESIDE_OUTLINE as
     clearly as the pencils' cells show theirs (under the cup's edge, much of its outline would
-    be hidden). ``contrast``: how much each cell's outline shows; ``found``: whether something
-    found over the sheet lies over it.
+    be hidden). Where something found over the sheet (``found``) lies over part of the group,
+    a cell of it clear of that thing which shows its outline at least BESIDE_OUTLINE as clearly
+    is hatching of the cup's colour beside it too. ``contrast``: how much each cell's outline
+    shows.
     """
     count = len(reads)
     ys, xs = maps.spots
