@@ -367,10 +367,9 @@ def smooth_blobs(
                 # whose outline shows as a cell's beside a cup does is hatching beside it.
                 members = members[found[members] | ~beside[members]]
             inside[members] = True
-            around = {n for k in group for n in maps.neighbours[k]} - set(group)
             rim = [
                 n
-                for n in around
+                for n in _bordering(group, maps)
                 if reads[n].value == colour
                 and not outlined[n]
                 and not (beside[n] and _touching(n, group, maps) == 1)
@@ -392,6 +391,11 @@ def _touching(cell: int, group: list[int], maps: SheetMaps) -> int:
     return sum(n in group for n in maps.neighbours[cell])
 
 
+def _bordering(group: list[int], maps: SheetMaps) -> set[int]:
+    """The cells around ``group``: those bordering one of its cells, not of it themselves."""
+    return {n for k in group for n in maps.neighbours[k]} - set(group)
+
+
 def _shaped_like_cells(
     group: list[int], reads: list[Read], outlined: Mask, found: Mask, maps: SheetMaps
 ) -> bool:
@@ -404,12 +408,11 @@ def _shaped_like_cells(
     over the group itself: that thing is another, found apart, and a cup over the group would
     have been found over it as well as beyond it."""
     colour = reads[group[0]].value
-    around = {n for k in group for n in maps.neighbours[k]} - set(group)
     apart = not found[group].any()
     return colour is not None and all(
         (apart and found[n])
         or (reads[n].problem is None and (reads[n].value != colour or outlined[n]))
-        for n in around
+        for n in _bordering(group, maps)
     )
 
 
@@ -538,7 +541,7 @@ def _hatching_beside(
     sure = np.array([read.confidence >= BESIDE_SURE for read in reads])
     hatched = np.zeros(len(reads), bool)
     for group in _alike_groups(loose & named & sure & outlined, reads, maps):
-        around = list({n for k in group for n in maps.neighbours[k]} - set(group))
+        around = list(_bordering(group, maps))
         clear = [reads[n].problem is None and not loose[n] and not held[n] for n in around]
         colour = reads[group[0]].value
         # A cell the thing lies over in part, at its edge: its outline shows, and it is read
@@ -585,9 +588,9 @@ def _off_grid(part: Mask, maps: SheetMaps) -> bool:
 def _outlines_show(lines: Floats, part: Mask, maps: SheetMaps) -> bool:
     """Whether the printed outlines stand out inside ``part``: the line response on them
     against its spread clear of them, significantly (as a t statistic) and by enough."""
-    on, off = lines[part & maps.on_line], lines[part & maps.off_line]
-    if len(on) < LEAST_LINE_PX or len(off) < LEAST_LINE_PX:
+    if _off_grid(part, maps):
         return True  # too little of the grid to tell: not taken for a cup
+    on, off = lines[part & maps.on_line], lines[part & maps.off_line]
     effect = _line_effect(on, off)
     return bool(effect * np.sqrt(len(on)) >= OUTLINES_SHOW and effect >= LINE_EFFECT)
 
@@ -647,9 +650,9 @@ def _grid_response(
     """How strongly the printed grid shows in ``region``: the line response regressed on the
     grid's own pattern (``grid``), and that slope against its noise (the response's spread clear
     of the outlines) as a t statistic; None when too little of the grid lies there."""
-    on, off = region & maps.on_line, region & maps.off_line
-    if int(on.sum()) < LEAST_LINE_PX or int(off.sum()) < LEAST_LINE_PX:
+    if _off_grid(region, maps):
         return None
+    off = region & maps.off_line
     pattern = grid[region]
     energy = float(pattern @ pattern)
     slope = float(lines[region] @ pattern) / energy
@@ -885,7 +888,8 @@ def covered_cells(
         which[whole] * count + maps.whole[whole], minlength=things * count
     ).reshape(things, count)
     on_margin = np.bincount(which[maps.margin], minlength=things) > 0
-    reached = [np.flatnonzero(covers[label] / area >= COVERED_SHARE) for label in range(things)]
+    cover_share = covers / area
+    reached = [np.flatnonzero(cover_share[label] >= COVERED_SHARE) for label in range(things)]
     kept = np.arange(things) > 0
     hatched = np.zeros(count, bool)
     for label in range(1, things):
@@ -893,9 +897,9 @@ def covered_cells(
         for other in range(1, things):
             if other != label:
                 others[reached[other]] = True
-        shares = covers[label, reached[label]] / area[reached[label]]
-        if _hatching(reached[label], shares, bool(on_margin[label]), others, reads, maps):
-            hatched[reached[label]] = True
+        cells = reached[label]
+        if _hatching(cells, cover_share[label, cells], bool(on_margin[label]), others, reads, maps):
+            hatched[cells] = True
             kept[label] = False
     share = np.asarray(covers[kept].sum(axis=0) / area, np.float64)
     found = share >= COVERED_SHARE
