@@ -297,6 +297,9 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (10640, "red hatching blurred smooth round a bare cell, spilling over its outline"),
         (10911, "a brown cell beside a brown hand, its outline faint: taken for the hand's"),
         (9851, "a blue cell beside a blue cup, its outline faint in blur: taken for the cup's"),
+        (10409, "a red cup's rim found reaching a red cell beside it, read 0.898 sure"),
+        (8734, "blurred brown hatching, nothing found within 19 mm of it: taken for a cup"),
+        (10368, "brown hatching in a photo blurred all over, nothing found near: taken for a cup"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1450,12 +1453,14 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
     contrast[group] = 0.005
     outlined = contrast > 0.02
     image = np.full((*maps.shape, 3), 200.0, np.float32)
+    # Something was found over the sheet near every cell (a cup's inside, beside the group).
+    near = np.ones(len(maps.names), bool)
 
     def under_cup(
         reads: list[Read], hidden: np.ndarray = outlined, found: np.ndarray | None = None
     ) -> list[int]:
         apart = np.zeros(len(maps.names), bool) if found is None else found
-        under = smooth_blobs(image, clear, maps, reads, contrast, hidden, apart)
+        under = smooth_blobs(image, clear, maps, reads, contrast, hidden, apart, near)
         return [int(k) for k in np.flatnonzero(under)]
 
     # Every cell around is read as paper: the blue ends at its cells' edges.
@@ -1482,6 +1487,33 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
     assert under_cup(blob_reads(maps, group, {edge: faint}), found=beyond) == sorted(group)
 
 
+def test_plain_cells_of_a_pencil_with_nothing_found_near_them_are_blurred_hatching() -> None:
+    maps, _, clear = bare_sheet()
+    # Three touching cells read as blue, their outlines hidden; a cell around them refused (a cup
+    # lying in part over it would leave it so).
+    group, around = touching_three(maps)
+    reads = blob_reads(maps, group, {around[0]: Read(maps.names[around[0]], None, 0.0, "faint")})
+    edges = np.full((len(maps.names), 6), 0.05, np.float32)
+    edges[group] = 0.005
+    outlined = edges.mean(axis=1) > 0.02
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    nothing = np.zeros(maps.shape, bool)
+    # Something small found over the sheet (too small to cover a cell) some way from the group.
+    apart = cv2.distanceTransform(1 - np.isin(maps.whole, group).astype(np.uint8), cv2.DIST_L2, 5)
+
+    def covered(mm: float) -> list[int]:
+        ys, xs = np.nonzero(np.abs(apart - mm) < 0.5)
+        spot = np.zeros(maps.shape, bool)
+        spot[ys[0] - 1 : ys[0] + 2, xs[0] - 1 : xs[0] + 2] = True
+        found = covered_cells(spot, nothing, image, clear, maps, reads, edges, outlined)
+        return [int(k) for k in np.flatnonzero(found)]
+
+    # Within a cup's rim of it, the group may lie under the cup found beside it...
+    assert covered(8.0) == sorted(group)
+    # ...but with nothing found nearer than 20 mm, it is hatching that blur smoothed.
+    assert covered(20.0) == []
+
+
 def test_a_cell_of_a_plain_group_clear_of_the_cup_found_over_the_rest_may_be_beside_it() -> None:
     maps, _, clear = bare_sheet()
     # Three touching cells read as blue, outlines hidden; a cell around them refused. Blue cells
@@ -1499,9 +1531,11 @@ def test_a_cell_of_a_plain_group_clear_of_the_cup_found_over_the_rest_may_be_bes
     found = np.zeros(len(maps.names), bool)
     found[[group[0], group[1], around[0]]] = True
 
+    near = np.ones(len(maps.names), bool)
+
     def under_cup(shows: float) -> list[int]:
         contrast[group[2]] = shows
-        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, found)
+        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, found, near)
         return [int(k) for k in np.flatnonzero(under)]
 
     # Its outline hidden, the third is as likely under the cup's unfound edge...
@@ -1509,7 +1543,7 @@ def test_a_cell_of_a_plain_group_clear_of_the_cup_found_over_the_rest_may_be_bes
     # ...but showing over a third as clearly as the pencils' cells show theirs, however faint,
     # it is hatching of the cup's colour beside it.
     assert under_cup(0.012) == sorted(group[:2])
-    # With nothing found over the group, it is judged whole.
+    # With nothing found over the group (the cup's inside found beside it), it is judged whole.
     found[:] = False
     assert under_cup(0.012) == sorted(group)
 
@@ -1649,7 +1683,7 @@ def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white
 
     def found(contrast: np.ndarray) -> list[int]:
         outlined = contrast >= 0.01
-        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing)
+        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing, nothing)
         return [int(k) for k in np.flatnonzero(under)]
 
     # Two touching cells at a quarter of the sheet's clarity: a white cup's side over them.
@@ -1672,7 +1706,7 @@ def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white
     contrast[[first, second]] = 0.005
     contrast[third] = 0.02
     outlined = contrast >= 0.01
-    assert not smooth_blobs(image, glare, maps, reads, contrast, outlined, nothing).any()
+    assert not smooth_blobs(image, glare, maps, reads, contrast, outlined, nothing, nothing).any()
 
 
 def test_hatching_beside_a_hand_stays_so_where_the_hand_reaches_a_cell_of_another_pencil() -> None:
@@ -1728,12 +1762,13 @@ def test_a_cell_bordering_a_cup_at_one_edge_with_its_outline_showing_is_beside_i
         reads[k] = Read(maps.names[k], "blue", 0.9)
     image = np.full((*maps.shape, 3), 200.0, np.float32)
     nothing = np.zeros(len(maps.names), bool)
+    near = np.ones(len(maps.names), bool)  # the cup's inside was found beside them
 
     def found(reads: list[Read]) -> list[int]:
         return [
             int(k)
             for k in np.flatnonzero(
-                smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing)
+                smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing, near)
             )
         ]
 
@@ -1790,6 +1825,7 @@ def test_a_cup_whose_blurred_edge_spills_across_a_cells_outline_only_grazes_it()
     hidden[cell, reached(cup)] = 0.005
     assert covered(hidden)
     assert covered(edges, sure=0.7)
+    assert not covered(edges, sure=0.87)
     # Its outline hidden all round: a white cup lies over it, found only at its edge.
     assert covered(np.where(np.arange(len(maps.names))[:, None] == cell, 0.005, edges))
     # Reaching 3 mm into it, along the whole of one edge and the ends of the two beside it: a
@@ -1823,7 +1859,7 @@ def test_bare_cells_whose_faint_lines_still_show_lie_in_a_shadow_not_under_a_whi
     nothing = np.zeros(len(maps.names), bool)
 
     def found(image: np.ndarray) -> list[int]:
-        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing)
+        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing, nothing)
         return [int(k) for k in np.flatnonzero(under)]
 
     # The lines show, darker than the paper either side, however faintly: a shadow.
