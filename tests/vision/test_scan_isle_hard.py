@@ -1444,6 +1444,16 @@ def blob_reads(maps: SheetMaps, group: list[int], around: dict[int, Read]) -> li
     return reads
 
 
+def found_apart(maps: SheetMaps, cells: list[int], mm: float) -> np.ndarray:
+    """Something found over the sheet ``mm`` from the nearest of ``cells``, too small (3 x 3
+    px) to cover a cell."""
+    apart = cv2.distanceTransform(1 - np.isin(maps.whole, cells).astype(np.uint8), cv2.DIST_L2, 5)
+    ys, xs = np.nonzero(np.abs(apart - mm) < 0.5)
+    spot = np.zeros(maps.shape, bool)
+    spot[ys[0] - 1 : ys[0] + 2, xs[0] - 1 : xs[0] + 2] = True
+    return spot
+
+
 def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
     maps, _, clear = bare_sheet()
     # Three cells that touch one another, read as blue with no outline showing (blur smooths
@@ -1453,8 +1463,8 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
     contrast[group] = 0.005
     outlined = contrast > 0.02
     image = np.full((*maps.shape, 3), 200.0, np.float32)
-    # Something was found over the sheet near every cell (a cup's inside, beside the group).
-    near = np.ones(len(maps.names), bool)
+    # Something was found over the sheet beside the group (a cup's inside).
+    near = found_apart(maps, group, 5.0)
 
     def under_cup(
         reads: list[Read], hidden: np.ndarray = outlined, found: np.ndarray | None = None
@@ -1498,13 +1508,9 @@ def test_plain_cells_of_a_pencil_with_nothing_found_near_them_are_blurred_hatchi
     outlined = edges.mean(axis=1) > 0.02
     image = np.full((*maps.shape, 3), 200.0, np.float32)
     nothing = np.zeros(maps.shape, bool)
-    # Something small found over the sheet (too small to cover a cell) some way from the group.
-    apart = cv2.distanceTransform(1 - np.isin(maps.whole, group).astype(np.uint8), cv2.DIST_L2, 5)
 
     def covered(mm: float) -> list[int]:
-        ys, xs = np.nonzero(np.abs(apart - mm) < 0.5)
-        spot = np.zeros(maps.shape, bool)
-        spot[ys[0] - 1 : ys[0] + 2, xs[0] - 1 : xs[0] + 2] = True
+        spot = found_apart(maps, group, mm)
         found = covered_cells(spot, nothing, image, clear, maps, reads, edges, outlined)
         return [int(k) for k in np.flatnonzero(found)]
 
@@ -1531,7 +1537,7 @@ def test_a_cell_of_a_plain_group_clear_of_the_cup_found_over_the_rest_may_be_bes
     found = np.zeros(len(maps.names), bool)
     found[[group[0], group[1], around[0]]] = True
 
-    near = np.ones(len(maps.names), bool)
+    near = found_apart(maps, group, 5.0)  # the cup's inside
 
     def under_cup(shows: float) -> list[int]:
         contrast[group[2]] = shows
@@ -1680,10 +1686,11 @@ def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white
     image = np.full((*maps.shape, 3), 200.0, np.float32)
     (first, second, third), _ = touching_three(maps)
     nothing = np.zeros(len(maps.names), bool)
+    none_over = np.zeros(maps.shape, bool)
 
     def found(contrast: np.ndarray) -> list[int]:
         outlined = contrast >= 0.01
-        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing, nothing)
+        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing, none_over)
         return [int(k) for k in np.flatnonzero(under)]
 
     # Two touching cells at a quarter of the sheet's clarity: a white cup's side over them.
@@ -1706,7 +1713,7 @@ def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white
     contrast[[first, second]] = 0.005
     contrast[third] = 0.02
     outlined = contrast >= 0.01
-    assert not smooth_blobs(image, glare, maps, reads, contrast, outlined, nothing, nothing).any()
+    assert not smooth_blobs(image, glare, maps, reads, contrast, outlined, nothing, none_over).any()
 
 
 def test_hatching_beside_a_hand_stays_so_where_the_hand_reaches_a_cell_of_another_pencil() -> None:
@@ -1762,7 +1769,7 @@ def test_a_cell_bordering_a_cup_at_one_edge_with_its_outline_showing_is_beside_i
         reads[k] = Read(maps.names[k], "blue", 0.9)
     image = np.full((*maps.shape, 3), 200.0, np.float32)
     nothing = np.zeros(len(maps.names), bool)
-    near = np.ones(len(maps.names), bool)  # the cup's inside was found beside them
+    near = found_apart(maps, group, 5.0)  # the cup's inside was found beside them
 
     def found(reads: list[Read]) -> list[int]:
         return [
@@ -1857,9 +1864,10 @@ def test_bare_cells_whose_faint_lines_still_show_lie_in_a_shadow_not_under_a_whi
     contrast[group] = 0.005
     outlined = contrast >= 0.01
     nothing = np.zeros(len(maps.names), bool)
+    none_over = np.zeros(maps.shape, bool)
 
     def found(image: np.ndarray) -> list[int]:
-        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing, nothing)
+        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, nothing, none_over)
         return [int(k) for k in np.flatnonzero(under)]
 
     # The lines show, darker than the paper either side, however faintly: a shadow.

@@ -313,15 +313,15 @@ def smooth_blobs(
     contrast: Floats,
     outlined: Mask,
     found: Mask,
-    near: Mask,
+    over: Mask,
 ) -> Mask:
     """Cells under a cup on the island: SMOOTH_GROUP or more adjacent cells read alike (one
     pencil, or bare paper), none showing its printed outline, or two bare cells hiding it about
     altogether (HIDDEN_PAIR), and, read as a pencil, the cells read alike around them (the
     cup's rim). Bare cells around a white cup are left to ``smooth_objects``, which finds its
     side by the grid it hides: bare paper beside the cup looks as a cell under its rim would.
-    A group read as a pencil is blurred hatching when nothing found over the sheet lies near it
-    (``near``: per cell, within ACROSS_RIM_MM): a cup over it is found there, or beside it.
+    A group read as a pencil is blurred hatching when nothing found over the sheet (``over``)
+    lies within ACROSS_RIM_MM of it: a cup over it is found there, or beside it.
 
     A pencil's colour hides the outline only where it lies over it, so a cell read as a pencil
     whose outline is fainter than NO_OUTLINE is suspect. Bare paper shows its outline as the
@@ -367,7 +367,7 @@ def smooth_blobs(
                 inside[group] = True
                 continue
             members = np.array(group)
-            if not near[members].any():
+            if not _found_near(over, group, maps):
                 # On 3,400 hard tuning renders, the 716 such groups taken for a cup's all lay
                 # under something found, and in part under a cup or a hand; the two with nothing
                 # found within ACROSS_RIM_MM (19 and 61 mm off) were hatching in plain view.
@@ -854,13 +854,19 @@ def _hides_grid(
     )
 
 
-def _within(over: Mask, mm: float, maps: SheetMaps) -> Mask:
-    """Per cell, whether ``over`` lies within ``mm`` of it."""
+def _found_near(over: Mask, group: list[int], maps: SheetMaps) -> bool:
+    """Whether ``over`` lies within ACROSS_RIM_MM of the cells of ``group``. Worked out for the
+    rare group it is asked of, not for the whole sheet on every scan."""
     if not over.any():
-        return np.zeros(len(maps.names), bool)
-    reach = cv2.dilate(over.astype(np.uint8), disc(2.0 * mm)) > 0
-    whole = maps.whole >= 0
-    return np.asarray(np.bincount(maps.whole[whole & reach], minlength=len(maps.names)) > 0, bool)
+        return False
+    kernel = disc(2.0 * ACROSS_RIM_MM)
+    # Growing the cells by the disc's mirror image (it is even-sized, so off-centre about its
+    # anchor) reaches exactly what growing ``over`` by the disc would reach the cells from.
+    size = kernel.shape[0]
+    mirror = size - 1 - size // 2
+    cells = np.isin(maps.whole, group).astype(np.uint8)
+    reach = cv2.dilate(cells, kernel[::-1, ::-1].copy(), anchor=(mirror, mirror)) > 0
+    return bool((reach & over).any())
 
 
 def _reaching(regions: Mask, near: Mask) -> Mask:
@@ -931,6 +937,5 @@ def covered_cells(
     share[_pencilled(reads) & _ending_at_outline(over, maps)] = 0.0
     share[_grazed(over, share, edges, contrast, reads, maps)] = 0.0
     # Cells of hatching found so show it as clearly as their outlines would.
-    near = _within(over, ACROSS_RIM_MM, maps)
-    blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined | hatched, found, near)
+    blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined | hatched, found, over)
     return blobs | (share >= COVERED_SHARE)
