@@ -142,7 +142,7 @@ def test_the_paper_white_of_a_clipped_channel_is_measured_where_the_paper_is_dar
     white = np.array([0.8, 1.0, 1.3], np.float32)
     true = brightness[:, :, None] * white[None, None, :]
     image = np.minimum(true, 255.0).astype(np.float32)
-    light = paper_light(image, image >= CLIPPED, margin)
+    light = paper_light(image, image >= CLIPPED, margin, margin)
     assert light is not None
     assert light.white / light.white[1] == pytest.approx([0.8, 1.0, 1.3], rel=0.01)
     assert light.weight.tolist() == [1.0, 1.0, 1.0]
@@ -156,7 +156,7 @@ def test_a_dark_thing_in_the_margin_as_grey_as_paper_does_not_give_the_paper_whi
     image = np.empty((60, 200, 3), np.float32)
     image[:, :150] = (200.0, 210.0, 255.0)
     image[:, 150:] = (50.0, 52.0, 150.0)
-    light = paper_light(image, image >= CLIPPED, margin)
+    light = paper_light(image, image >= CLIPPED, margin, margin)
     assert light is not None
     assert light.white.tolist() == pytest.approx([1.0, 1.05, CLIPPED / 200.0], rel=1e-4)
     assert light.weight.tolist() == pytest.approx([1.0, 1.0, BOUNDED_WEIGHT])
@@ -164,7 +164,50 @@ def test_a_dark_thing_in_the_margin_as_grey_as_paper_does_not_give_the_paper_whi
 
 def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
     image = np.full((60, 200, 3), 255.0, np.float32)
-    assert paper_light(image, image >= CLIPPED, np.ones((60, 200), bool)) is None
+    everywhere = np.ones((60, 200), bool)
+    assert paper_light(image, image >= CLIPPED, everywhere, everywhere) is None
+
+
+def warm_sheet(shadow: slice) -> tuple[np.ndarray, np.ndarray]:
+    """A bare face in warm light that clips red on all the lit paper, with a shadow darkening
+    the columns ``shadow`` to 0.6, and its margin (the first 40 columns, lit)."""
+    white = np.array([0.8, 1.0, 1.3], np.float32)
+    image = np.full((100, 200, 3), 230.0, np.float32) * white
+    image[:, shadow] *= 0.6
+    margin = np.zeros((100, 200), bool)
+    margin[:, :40] = True
+    return np.minimum(image, 255.0), margin
+
+
+def test_a_channel_clipped_on_all_the_margin_is_measured_on_the_sheets_paper_in_shadow() -> None:
+    # The margin only bounds red's white, by the paper it clips on (red at least 1.08 times
+    # green); the shadow across the sheet keeps red below the limit, and shows it 1.3 times.
+    image, margin = warm_sheet(slice(100, 180))
+    bounded = paper_light(image, image >= CLIPPED, margin, margin)
+    assert bounded is not None
+    assert bounded.white[2] / bounded.white[1] == pytest.approx(CLIPPED / 230.0, rel=0.01)
+    light = paper_light(image, image >= CLIPPED, margin, np.ones(margin.shape, bool))
+    assert light is not None
+    assert light.white / light.white[1] == pytest.approx([0.8, 1.0, 1.3], rel=0.01)
+    # The rest of its paper is still clipped in red: the channel counts for less.
+    assert light.weight.tolist() == pytest.approx([1.0, 1.0, BOUNDED_WEIGHT])
+
+
+def test_a_shadow_too_small_to_measure_leaves_the_bound() -> None:
+    image, margin = warm_sheet(slice(100, 101))
+    light = paper_light(image, image >= CLIPPED, margin, np.ones(margin.shape, bool))
+    assert light is not None
+    assert light.white[2] / light.white[1] == pytest.approx(CLIPPED / 230.0, rel=0.01)
+
+
+def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
+    # Light red strokes beside the shadow's paper, more of them than of it: as grey as paper in
+    # blue against green, 1.3 times as red. The paper is the least red of the two.
+    image, margin = warm_sheet(slice(100, 180))
+    image[:, 130:180, 2] *= 1.3
+    light = paper_light(image, image >= CLIPPED, margin, np.ones(margin.shape, bool))
+    assert light is not None
+    assert light.white[2] / light.white[1] == pytest.approx(1.3, rel=0.01)
 
 
 @pytest.mark.parametrize(
@@ -300,6 +343,8 @@ def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
         (10409, "a red cup's rim found reaching a red cell beside it, read 0.898 sure"),
         (8734, "blurred brown hatching, nothing found within 19 mm of it: taken for a cup"),
         (10368, "brown hatching in a photo blurred all over, nothing found near: taken for a cup"),
+        (8482, "warm light clipping red on all the margin: bare cells in shadow read as red"),
+        (10084, "warm light clipping red on all the margin: bare cells in shadow faintly red"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -840,7 +885,7 @@ def band_paper_map(shadow: slice) -> PaperMap:
     image = np.broadcast_to(LIT, (*maps.shape, 3)).copy()
     image[:, shadow] *= 0.5
     image[:, 150:166] = (40.0, 60.0, 90.0)
-    light = paper_light(image, image >= CLIPPED, maps.margin)
+    light = paper_light(image, image >= CLIPPED, maps.margin, maps.unprinted)
     assert light is not None
     paper = paper_map(image, image >= CLIPPED, np.ones(maps.shape, bool), light, maps.unprinted)
     assert paper is not None
@@ -877,7 +922,7 @@ def test_paper_clipped_in_every_channel_is_at_least_as_bright_as_the_sensors_lim
     maps = IsleReader().maps(sheet())
     image = np.broadcast_to(PAPER * 0.8, (*maps.shape, 3)).copy()
     image[:, :130] = 255.0
-    light = paper_light(image, image >= CLIPPED, maps.margin)
+    light = paper_light(image, image >= CLIPPED, maps.margin, maps.unprinted)
     assert light is not None
     paper = paper_map(image, image >= CLIPPED, np.ones(maps.shape, bool), light, maps.unprinted)
     assert paper is not None

@@ -16,10 +16,13 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
 2. **The paper's white**, channel against channel, from the bare margin around the island. A
    channel the sensor clips on bright paper is measured where the paper is darker (a vignetted
    corner, a shadow), but never where it is darker than any cell is read (a hand or a cup in the
-   margin); where it is clipped everywhere, only a bound is known and that channel counts for
-   less. How bright the paper is at each point (light gradient, vignetting, shadows) is followed
-   in 4 mm blocks wherever bare paper shows (paper clipped in every channel is at least as bright
-   as the sensor's limit: it counts as that bright), and filled in between; where it is filled
+   margin); where it is clipped on all of the margin's lit paper, it is measured on the sheet's
+   paper in shadow (of the paper's hue in the other channels, the pixels' least cluster of it
+   at or above the bound the clipped paper sets: light strokes and a hand lie beyond), and
+   failing that only the bound is known; either way that channel counts for less. How bright
+   the paper is at each point (light gradient, vignetting, shadows) is followed in 4 mm blocks
+   wherever bare paper shows (paper clipped in every channel is at least as bright as the
+   sensor's limit: it counts as that bright), and filled in between; where it is filled
    in, a shadow's edge may pass between the cell and the nearest paper, so a cell there may be
    lit as brightly as the brightest paper nearby, and as darkly as the darkest.
 3. **Each cell's fit.** For each pencil, the cell's pixels are fitted as paper, lit a little
@@ -137,6 +140,14 @@ MARGIN_STEP = 3  # every third margin pixel is plenty
 MOST_CLIPPED = 0.25
 BRIGHTEST_SHARE = 99.0  # percentile of the margin's brightness taken as its brightest paper
 BOUNDED_WEIGHT = 0.35
+# A channel clipped on all the margin's lit paper is measured on the sheet's paper in shadow: in a
+# cluster of LEAST_SHADED pixels sampled (every MARGIN_STEP-th: about half a cell), at most
+# SHADED_ABOVE above the bound the clipped paper sets (log units). Of 3,400 hard tuning renders,
+# 499 were bounded so: the paper lay up to 0.17 above the bound, and the cluster found within
+# 0.04 of it; where light red strokes or a hand outnumbered the paper, the cluster least red lay
+# 0.5 above the bound and more.
+LEAST_SHADED = 50
+SHADED_ABOVE = 0.25
 DARKEST_PAPER = 40.0
 BLOCK = 4  # px: the paper's brightness is followed in blocks this size
 NEUTRAL = 0.04  # log units: how far from the paper's hue a pixel may be and still be paper
@@ -490,9 +501,10 @@ def _ratio(
     return None, (float(max(floors)) if floors else None)
 
 
-def paper_light(image: Floats, clipped: Mask, margin: Mask) -> PaperLight | None:
+def paper_light(image: Floats, clipped: Mask, margin: Mask, sheet: Mask) -> PaperLight | None:
     """The paper's white from the bare margin (None when no paper there is below the sensor's
-    limit in any channel)."""
+    limit in any channel); a channel clipped on all of the margin's lit paper, from the paper
+    of ``sheet`` in shadow where it is not clipped."""
     picked = np.flatnonzero(margin)[::MARGIN_STEP]
     values, over = image.reshape(-1, 3)[picked], clipped.reshape(-1, 3)[picked]
     if len(values) == 0:
@@ -521,8 +533,51 @@ def paper_light(image: Floats, clipped: Mask, margin: Mask) -> PaperLight | None
         if bound is None:
             return None
         other, weight[second] = bound, BOUNDED_WEIGHT
+        if weight[first] >= 1.0:
+            least = DARKEST_CELL * float(_percentile(np.sort(level), BRIGHTEST_SHARE))
+            channels = (reference, first, second)
+            shaded = _shaded_ratio(image, clipped, sheet, channels, (ratio, other), least)
+            if shaded is not None and shaded > other:
+                other = shaded
     white[first], white[second] = np.exp(ratio), np.exp(other)
     return PaperLight(white, weight)
+
+
+def _shaded_ratio(
+    image: Floats,
+    clipped: Mask,
+    sheet: Mask,
+    channels: tuple[int, int, int],
+    measured: tuple[float, float],
+    least: float,
+) -> float | None:
+    """log(channel / reference) of the paper (``channels``: the reference, one measured, and
+    the channel wanted; ``measured``: the measured one's ratio, and the wanted one's bound),
+    from the pixels of ``sheet`` clipped in no channel, of the paper's hue in the measured one
+    and lit at least ``least`` in the reference: the paper in shadow. Its ratios cluster within
+    NEUTRAL, at the bound or up to SHADED_ABOVE above it; light strokes of a pencil of the
+    paper's hue in the measured channel, or a hand, scatter redder (on a sheet of red cells,
+    more of them than the paper). The least cluster of at least LEAST_SHADED pixels is the
+    paper's; None when there is none."""
+    reference, first, second = channels
+    ratio, bound = measured
+    picked = np.flatnonzero(sheet)[::MARGIN_STEP]
+    values, over = image.reshape(-1, 3)[picked], clipped.reshape(-1, 3)[picked]
+    base = np.maximum(values[:, reference], 1.0)
+    hue = np.log(np.maximum(values[:, first], 1.0) / base)
+    usable = ~over.any(axis=1) & (base >= max(least, DARKEST_PAPER))
+    usable &= np.abs(hue - ratio) < NEUTRAL
+    ratios = np.sort(np.log(np.maximum(values[usable, second], 1.0) / base[usable]))
+    ratios = ratios[(ratios >= bound - NEUTRAL) & (ratios <= bound + SHADED_ABOVE)]
+    within = np.searchsorted(ratios, ratios + NEUTRAL, side="right") - np.arange(len(ratios))
+    clusters = np.flatnonzero(within >= LEAST_SHADED)
+    if not len(clusters):
+        return None
+    # The densest window of those starting within NEUTRAL of the least.
+    start = int(clusters[0])
+    end = int(np.searchsorted(ratios, ratios[start] + NEUTRAL, side="right"))
+    at = start + int(np.argmax(within[start:end]))
+    return float(np.median(ratios[at : at + within[at]]))
 
 
 def _blocks(values: NDArray[Any]) -> NDArray[Any]:
@@ -957,7 +1012,7 @@ class IsleReader:
         self, maps: SheetMaps, image: Floats, clipped: Mask, seen: Mask, colour: Floats | None
     ) -> list[Read]:
         """``colour``: the paper's colour at the reference card's light, in a calibrated photo."""
-        light = paper_light(image, clipped, maps.margin & seen)
+        light = paper_light(image, clipped, maps.margin & seen, maps.unprinted & seen)
         guessed = np.zeros(3, bool)  # channels of the white taken from the card
         if light is not None and colour is not None:
             guessed = light.weight < 1.0
