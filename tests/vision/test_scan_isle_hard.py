@@ -189,8 +189,9 @@ def test_a_channel_clipped_on_all_the_margin_is_measured_on_the_sheets_paper_in_
     light = paper_light(image, image >= CLIPPED, margin, np.ones(margin.shape, bool))
     assert light is not None
     assert light.white / light.white[1] == pytest.approx([0.8, 1.0, 1.3], rel=0.01)
-    # The rest of its paper is still clipped in red: the channel counts for less.
-    assert light.weight.tolist() == pytest.approx([1.0, 1.0, BOUNDED_WEIGHT])
+    # Measured, not bounded: red counts as fully as the other channels.
+    assert bounded.weight.tolist() == pytest.approx([1.0, 1.0, BOUNDED_WEIGHT])
+    assert light.weight.tolist() == [1.0, 1.0, 1.0]
 
 
 def test_a_shadow_too_small_to_measure_leaves_the_bound() -> None:

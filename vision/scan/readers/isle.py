@@ -19,7 +19,7 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
    margin); where it is clipped on all of the margin's lit paper, it is measured on the sheet's
    paper in shadow (of the paper's hue in the other channels, the pixels' least cluster of it
    at or above the bound the clipped paper sets: light strokes and a hand lie beyond), and
-   failing that only the bound is known; either way that channel counts for less. How bright
+   failing that only the bound is known, and that channel counts for less. How bright
    the paper is at each point (light gradient, vignetting, shadows) is followed in 4 mm blocks
    wherever bare paper shows (paper clipped in every channel is at least as bright as the
    sensor's limit: it counts as that bright), and filled in between; where it is filled
@@ -538,7 +538,8 @@ def paper_light(image: Floats, clipped: Mask, margin: Mask, sheet: Mask) -> Pape
             channels = (reference, first, second)
             shaded = _shaded_ratio(image, clipped, sheet, channels, (ratio, other), least)
             if shaded is not None and shaded > other:
-                other = shaded
+                # Measured, it counts as fully as any: its clipped pixels only bound the fit.
+                other, weight[second] = shaded, 1.0
     white[first], white[second] = np.exp(ratio), np.exp(other)
     return PaperLight(white, weight)
 
