@@ -186,11 +186,11 @@ def test_a_channel_clipped_on_all_the_margin_is_measured_on_the_sheets_paper_in_
     bounded = paper_light(image, image >= CLIPPED, margin, margin)
     assert bounded is not None
     assert bounded.white[2] / bounded.white[1] == pytest.approx(CLIPPED / 230.0, rel=0.01)
+    assert bounded.weight.tolist() == pytest.approx([1.0, 1.0, BOUNDED_WEIGHT])
     light = paper_light(image, image >= CLIPPED, margin, np.ones(margin.shape, bool))
     assert light is not None
     assert light.white / light.white[1] == pytest.approx([0.8, 1.0, 1.3], rel=0.01)
     # Measured, not bounded: red counts as fully as the other channels.
-    assert bounded.weight.tolist() == pytest.approx([1.0, 1.0, BOUNDED_WEIGHT])
     assert light.weight.tolist() == [1.0, 1.0, 1.0]
 
 

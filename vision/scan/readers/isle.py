@@ -557,9 +557,9 @@ def _shaded_ratio(
     from the pixels of ``sheet`` clipped in no channel, of the paper's hue in the measured one
     and lit at least ``least`` in the reference: the paper in shadow. Its ratios cluster within
     NEUTRAL, at the bound or up to SHADED_ABOVE above it; light strokes of a pencil of the
-    paper's hue in the measured channel, or a hand, scatter redder (on a sheet of red cells,
-    more of them than the paper). The least cluster of at least LEAST_SHADED pixels is the
-    paper's; None when there is none."""
+    paper's hue in the measured channel, or a hand, lie further above (redder, in the red that a
+    warm light clips; on a sheet of red cells, more of them than of the paper). The least
+    cluster of at least LEAST_SHADED pixels is the paper's; None when there is none."""
     reference, first, second = channels
     ratio, bound = measured
     picked = np.flatnonzero(sheet)[::MARGIN_STEP]
