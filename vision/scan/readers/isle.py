@@ -516,7 +516,8 @@ def paper_light(image: Floats, clipped: Mask, margin: Mask, sheet: Mask) -> Pape
     # Paper lit darker than DARKEST_CELL of the brightest in the margin is not read anywhere:
     # so dark a thing there is a hand or a cup, whatever its hue (a red cup is as grey as paper
     # in blue and green).
-    lit = level >= DARKEST_CELL * float(_percentile(np.sort(level), BRIGHTEST_SHARE))
+    least = DARKEST_CELL * float(_percentile(np.sort(level), BRIGHTEST_SHARE))
+    lit = level >= least
     ratio, bound = _ratio(values, level, over, first, reference, lit)
     # The last channel among the pixels that match the first in hue (a hand is warmer than
     # paper, whatever its brightness), when the first is measured.
@@ -534,7 +535,6 @@ def paper_light(image: Floats, clipped: Mask, margin: Mask, sheet: Mask) -> Pape
             return None
         other, weight[second] = bound, BOUNDED_WEIGHT
         if weight[first] >= 1.0:
-            least = DARKEST_CELL * float(_percentile(np.sort(level), BRIGHTEST_SHARE))
             channels = (reference, first, second)
             shaded = _shaded_ratio(image, clipped, sheet, channels, (ratio, other), least)
             if shaded is not None and shaded > other:
