@@ -66,7 +66,7 @@ from vision.scan.readers.isle_over import (
     smooth_objects,
     smooth_surface,
 )
-from vision.scan.readers.isle_rims import BLUR_MM, WALL, cup_rims
+from vision.scan.readers.isle_rims import BLUR_MM, WALL, _sector_medians, cup_rims
 from vision.scan.readers.isle_sheet import SHEET_PPM, SheetMaps, log_planes
 from vision.scan.rectify import rectify
 from vision.scan.registration import register
@@ -346,6 +346,8 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (10368, "brown hatching in a photo blurred all over, nothing found near: taken for a cup"),
         (8482, "warm light clipping red on all the margin: bare cells in shadow read as red"),
         (10084, "warm light clipping red on all the margin: bare cells in shadow faintly red"),
+        (10257, "a blue cup cut by the sheet's top edge: its rim read as a blue cell"),
+        (10775, "a red cup cut by the sheet's left edge: its rim read as a red cell"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1345,7 +1347,7 @@ def test_a_cups_rim_around_its_coffee_is_found_with_it(rim: tuple[float, float, 
     # Blue, yellow, or white (as plain as the paper around): a ring of one colour.
     _, seen, _ = bare_sheet()
     image, coffee, whole, beyond = rimmed_cup(hatched_face(5), rim)
-    found = cup_rims(coffee, seen, image)
+    found = cup_rims(coffee, seen, image, PAPER)
     assert found[whole].all()
     assert not found[beyond].any()
 
@@ -1360,7 +1362,7 @@ def test_a_cups_coffee_found_joined_to_a_hand_has_its_rim_found() -> None:
     hand = (hand > 0) & ~coffee
     image = image.copy()
     image[hand] = (95.0, 130.0, 190.0)
-    found = cup_rims(coffee | hand, seen, image)
+    found = cup_rims(coffee | hand, seen, image, PAPER)
     assert found[whole].all()
     assert not found[beyond & ~hand].any()
 
@@ -1373,7 +1375,7 @@ def test_a_cups_rim_is_found_where_part_of_it_was_found_with_the_coffee() -> Non
     image, coffee, whole, beyond = rimmed_cup(hatched_face(5), (90.0, 170.0, 200.0))
     image = np.asarray(cv2.GaussianBlur(image, (0, 0), 1.2), np.float32)
     cols = np.arange(coffee.shape[1])[None, :]
-    found = cup_rims(coffee | (whole & (cols < 130)), seen, image)
+    found = cup_rims(coffee | (whole & (cols < 130)), seen, image, PAPER)
     assert found[whole].all()
     assert not found[beyond].any()
 
@@ -1386,7 +1388,7 @@ def test_a_hand_with_a_round_palm_ringed_by_hatching_and_paper_has_no_rim() -> N
         hand[40:80, 100 + 18 * finger : 110 + 18 * finger] = True
     with_hand = face.copy()
     with_hand[hand] = (95.0, 130.0, 190.0)
-    assert not cup_rims(hand, seen, noisy(with_hand, 1)).any()
+    assert not cup_rims(hand, seen, noisy(with_hand, 1), PAPER).any()
 
 
 def test_a_round_hand_ringed_by_hatching_and_paper_has_no_rim() -> None:
@@ -1395,7 +1397,7 @@ def test_a_round_hand_ringed_by_hatching_and_paper_has_no_rim() -> None:
     hand = disc(face, (130, 100), 36)
     with_hand = face.copy()
     with_hand[hand] = (95.0, 130.0, 190.0)
-    assert not cup_rims(hand, seen, noisy(with_hand, 1)).any()
+    assert not cup_rims(hand, seen, noisy(with_hand, 1), PAPER).any()
 
 
 def test_a_round_hand_darkening_towards_its_edge_has_no_rim_within_it() -> None:
@@ -1408,19 +1410,64 @@ def test_a_round_hand_darkening_towards_its_edge_has_no_rim_within_it() -> None:
     with_hand = face.copy()
     with_hand[hand] = shade[hand][:, None] * np.array([95.0, 130.0, 190.0], np.float32)
     image = np.asarray(cv2.GaussianBlur(noisy(with_hand, 1), (0, 0), 1.2), np.float32)
-    assert not cup_rims(hand, seen, image).any()
+    assert not cup_rims(hand, seen, image, PAPER).any()
 
 
-def test_a_cup_showing_less_than_half_its_rim_is_not_taken_for_one() -> None:
-    # A hand over a corner shows as little of its outline, over bare margin as plain as a rim.
+@pytest.mark.parametrize("end", [124, 112, 200])
+def test_a_cup_cut_by_the_photos_edge_is_found_by_the_part_of_its_rim_in_view(end: int) -> None:
+    # The photo ends a little short of the cup's middle (124), with a third of its rim in view
+    # (112), or beyond the cup (200).
     _, seen, _ = bare_sheet()
-    image, coffee, whole, _ = rimmed_cup(hatched_face(5), (150.0, 90.0, 40.0))
+    image, coffee, whole, beyond = rimmed_cup(hatched_face(5), (150.0, 90.0, 40.0))
     cut = seen.copy()
-    cut[:, 124:] = False  # the photo ends a little short of the cup's middle
-    assert not cup_rims(coffee & cut, cut, image).any()
-    cut[:, 124:] = True
-    cut[:, :118] = False  # two thirds of it in the photo
-    assert cup_rims(coffee & cut, cut, image)[whole & cut].all()
+    cut[:, end:] = False
+    found = cup_rims(coffee & cut, cut, image, PAPER)
+    assert found[whole & cut].all()
+    assert not found[beyond].any()
+
+
+def test_a_cut_cups_rim_is_found_where_part_of_it_was_found_with_the_coffee() -> None:
+    # Two fifths of the rim in view, and the part of it found with the coffee bulges the
+    # outline: the circle is fitted again to the inside's edge, along the rays in view.
+    _, seen, _ = bare_sheet()
+    image, coffee, whole, beyond = rimmed_cup(hatched_face(5), (150.0, 90.0, 40.0))
+    image = np.asarray(cv2.GaussianBlur(image, (0, 0), 1.2), np.float32)
+    cut = seen.copy()
+    cut[:, 118:] = False
+    cols = np.arange(coffee.shape[1])[None, :]
+    found = cup_rims((coffee | (whole & (cols < 100))) & cut, cut, image, PAPER)
+    assert found[whole & cut].all()
+    assert not found[beyond].any()
+
+
+def test_a_rings_sector_medians_are_each_sectors_own() -> None:
+    rng = np.random.default_rng(3)
+    colours = np.round(rng.normal(size=(301, 3)), 1).astype(np.float32)
+    sector = rng.integers(0, 23, 301)  # the last sector empty
+    sizes = np.bincount(sector, minlength=24)
+    medians = _sector_medians(colours, sector, sizes)
+    for k in range(23):
+        assert (medians[k] == np.median(colours[sector == k], axis=0)).all()
+    assert np.isnan(medians[23]).all()
+
+
+def test_a_round_thing_cut_by_the_photos_edge_ringed_as_plain_as_paper_is_no_cup() -> None:
+    # A hand over a corner, round where it shows, the bare margin around it; a cup's white rim,
+    # so cut, is not told from that.
+    _, seen, _ = bare_sheet()
+    cut = seen.copy()
+    cut[:, 124:] = False
+    face = hatched_face(5)
+    face[disc(face, (130, 100), 60)] = PAPER
+    hand = disc(face, (130, 100), 36)
+    with_hand = face.copy()
+    with_hand[hand] = (95.0, 130.0, 190.0)
+    assert not cup_rims(hand & cut, cut, noisy(with_hand, 1), PAPER).any()
+    blue, green, red = (float(v) for v in PAPER * 0.95)
+    image, coffee, _, _ = rimmed_cup(face, (blue, green, red))
+    assert not cup_rims(coffee & cut, cut, image, PAPER).any()
+    # Whole in the photo, the white rim is found.
+    assert cup_rims(coffee, seen, image, PAPER).any()
 
 
 @pytest.mark.parametrize(
@@ -1454,7 +1501,7 @@ def test_a_cups_side_between_its_rim_and_the_part_of_it_found_is_the_cups(
     rows, cols = np.mgrid[: face.shape[0], : face.shape[1]]
     # From just inside the rim's edge (41 mm from its middle) along the lean on: the far end.
     far_end = side & ((cols - 130) * 30 + (rows - 100) * 28 >= 38 * np.hypot(30, 28))
-    found = cup_rims(coffee | far_end | hand, seen, image)
+    found = cup_rims(coffee | far_end | hand, seen, image, PAPER)
     within = cv2.erode(cup, np.ones((7, 7), np.uint8)) > 0
     assert found[within].all()
     assert not found[hand & (cv2.dilate(cup, np.ones((9, 9), np.uint8)) == 0)].any()
