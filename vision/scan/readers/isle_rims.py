@@ -78,16 +78,16 @@ INSIDE = 0.7  # of the radius: the inside's colour is taken this far in, clear o
 RING_INSET = 1.5  # mm
 RING_SECTORS = 24
 LEAST_SECTORS = 13
-# Where the photo's edge (or unseen paper) cuts the circle, TRACED of what of it is in view is
-# enough traced, the inside's edge is found along EDGE_FOUND of the rays in view, and the ring
-# is judged on the sectors in view, at least CUT_SECTORS of them; but a circle traced over less
-# than TRACED of the whole, or a ring in fewer than LEAST_SECTORS sectors, is a rim only where
-# its hue differs from the paper's by RIM_HUE (log units) or more: a hand over a corner is ringed
-# by the margin's paper or its own shadow, of the paper's hue (a white rim so cut is not told
-# from them). On 4,400 hard tuning renders, 9 boards were read exactly that were not before
-# (cups at the sheet's edge whose rims were read as cells of their colour), 2 were lost (a rim
-# or a cup's side found a little too large, over a cell beside it), and cells read wrong fell
-# from 22 to 11.
+# Where the photo's edge (or unseen paper) cuts the circle, the outline need trace only TRACED of
+# what of it is in view, the inside's edge is found along EDGE_FOUND of the rays in view, and the
+# ring is judged on the sectors in view, at least CUT_SECTORS of them; but a circle traced over
+# less than TRACED of the whole, or a ring in fewer than LEAST_SECTORS sectors, is a rim only
+# where its hue differs from the paper's by RIM_HUE (log units) or more: a hand over a corner is
+# ringed by the margin's paper or its own shadow, of the paper's hue (a white rim so cut is not
+# told from them). On 4,400 hard tuning renders, 9 boards were read exactly that were not before
+# (cups at the sheet's edge whose rims were read as cells of their colour), 2 were lost (a rim or
+# a cup's side found a little too large, over a cell beside it), and cells read wrong fell from 22
+# to 11.
 CUT_SECTORS = 6
 RIM_HUE = 0.15
 LEAST_SECTOR_PX = 5
@@ -274,7 +274,7 @@ def _inside_edge(
     risen = profile >= level * np.exp(EDGE_RISE)
     first = np.argmax(risen, axis=1)
     rays = np.flatnonzero(risen.any(axis=1) & (first > 0) & seen_out[np.arange(RAYS), first])
-    # The rays that meet the circle in view (of those the ring is judged on, at the least).
+    # The rays that meet the circle in view; no fewer than the least share of the ring judged.
     shown = max(int(seen[:, len(reach) // 2].sum()), CUT_SECTORS * RAYS // RING_SECTORS)
     if len(rays) < EDGE_FOUND * shown:
         return circle
