@@ -66,7 +66,7 @@ from vision.scan.readers.isle_over import (
     smooth_objects,
     smooth_surface,
 )
-from vision.scan.readers.isle_rims import BLUR_MM, WALL, _sector_medians, cup_rims
+from vision.scan.readers.isle_rims import BLUR_MM, WALL, cup_rims
 from vision.scan.readers.isle_sheet import SHEET_PPM, SheetMaps, log_planes
 from vision.scan.rectify import rectify
 from vision.scan.registration import register
@@ -1438,17 +1438,6 @@ def test_a_cut_cups_rim_is_found_where_part_of_it_was_found_with_the_coffee() ->
     found = cup_rims((coffee | (whole & (cols < 100))) & cut, cut, image, PAPER)
     assert found[whole & cut].all()
     assert not found[beyond].any()
-
-
-def test_a_rings_sector_medians_are_each_sectors_own() -> None:
-    rng = np.random.default_rng(3)
-    colours = np.round(rng.normal(size=(301, 3)), 1).astype(np.float32)
-    sector = rng.integers(0, 23, 301)  # the last sector empty
-    sizes = np.bincount(sector, minlength=24)
-    medians = _sector_medians(colours, sector, sizes)
-    for k in range(23):
-        assert (medians[k] == np.median(colours[sector == k], axis=0)).all()
-    assert np.isnan(medians[23]).all()
 
 
 def test_a_round_thing_cut_by_the_photos_edge_ringed_as_plain_as_paper_is_no_cup() -> None:

@@ -38,6 +38,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.scan.colours import column_median
 from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask, disc, log_planes
 
 LEAST_OPENING = 300.0  # mm^2 of a surface found before it may be a cup's inside
@@ -196,20 +197,19 @@ def _round_outline(
     points = points[~near_cut[points[:, 1].astype(int), points[:, 0].astype(int)]]
     if len(points) < 2 * RADII[0] * SHEET_PPM:
         return None
-    fitted = _fitted(points)
-    follows = bool(_sized(fitted[2])) and _on(points, fitted).mean() >= ROUND
-    n = len(points)
-    circle = (
-        fitted
-        if follows
-        else _most_on(points, max(1, n // CANDIDATES), (n // 3, n // 4, n // 8), FITS)
-    )
-    if circle is None or not _sized(circle[2]):
+    circle = _fitted(points)
+    on = _on(points, circle)
+    follows = bool(_sized(circle[2])) and on.mean() >= ROUND
+    if not follows:
+        n = len(points)
+        traced = _most_on(points, max(1, n // CANDIDATES), (n // 3, n // 4, n // 8), FITS)
+        if traced is None or not _sized(traced[2]):
+            return None
+        circle, on = traced, _on(points, traced)
+    share = on.sum() / (2.0 * np.pi * circle[2])
+    if not follows and share < TRACED * _in_view(circle, near_cut):
         return None
-    traced = _on(points, circle).sum() / (2.0 * np.pi * circle[2])
-    if not follows and traced < TRACED * _in_view(circle, near_cut):
-        return None
-    return circle, bool(traced < TRACED)
+    return circle, bool(share < TRACED)
 
 
 def _in_view(circle: tuple[float, float, float], near_cut: Mask) -> float:
@@ -371,7 +371,7 @@ def _ring_colour(
     kept = np.flatnonzero(sizes >= LEAST_SECTOR_PX)
     if len(kept) < CUT_SECTORS or inside.sum() < LEAST_SECTOR_PX:
         return None
-    medians = _sector_medians(colours, sector, sizes)[kept]
+    medians = np.array([column_median(colours[sector == k]) for k in kept])
     middle = np.median(medians, axis=0)
     if in_part or len(kept) < LEAST_SECTORS:
         paper = np.log(np.asarray(white, np.float64))
@@ -381,17 +381,3 @@ def _ring_colour(
     spread = float(np.percentile(np.abs(medians - middle).max(axis=1), SPREAD_SHARE))
     step = float(np.abs(middle - np.median(logs[inside], axis=0)).max())
     return middle if spread <= RING_SPREAD and step >= RING_STEP else None
-
-
-def _sector_medians(colours: Floats, sector: NDArray[np.intp], sizes: NDArray[np.intp]) -> Floats:
-    """Per sector (``sizes``: how many of ``colours``, N x 3, lie in each, ``sector`` says which),
-    the median of its colours, channel by channel (nan for an empty sector): sorted once by
-    sector and value, not sector by sector."""
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    low, high = starts + (sizes - 1) // 2, starts + sizes // 2
-    medians = np.full((len(sizes), colours.shape[1]), np.nan, colours.dtype)
-    full = sizes > 0
-    for c in range(colours.shape[1]):
-        ordered = colours[np.lexsort((colours[:, c], sector)), c]
-        medians[full, c] = 0.5 * (ordered[low[full]] + ordered[high[full]])
-    return medians
