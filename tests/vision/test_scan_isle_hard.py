@@ -1413,14 +1413,20 @@ def test_a_round_hand_darkening_towards_its_edge_has_no_rim_within_it() -> None:
     assert not cup_rims(hand, seen, image, PAPER).any()
 
 
-@pytest.mark.parametrize("end", [124, 112, 200])
-def test_a_cup_cut_by_the_photos_edge_is_found_by_the_part_of_its_rim_in_view(end: int) -> None:
-    # The photo ends a little short of the cup's middle (124), with a third of its rim in view
-    # (112), or beyond the cup (200).
+@pytest.mark.parametrize(
+    "unseen",
+    [slice(124, None), slice(112, None), slice(200, None), slice(None, 118)],
+    ids=["short-of-middle", "a-third", "beyond", "two-thirds"],
+)
+def test_a_cup_cut_by_the_photos_edge_is_found_by_the_part_of_its_rim_in_view(
+    unseen: slice,
+) -> None:
+    # The photo ends a little short of the cup's middle (at column 124), with a third of its rim
+    # in view (112), or beyond the cup (200); or begins with two thirds of it in view (118).
     _, seen, _ = bare_sheet()
     image, coffee, whole, beyond = rimmed_cup(hatched_face(5), (150.0, 90.0, 40.0))
     cut = seen.copy()
-    cut[:, end:] = False
+    cut[:, unseen] = False
     found = cup_rims(coffee & cut, cut, image, PAPER)
     assert found[whole & cut].all()
     assert not found[beyond].any()
