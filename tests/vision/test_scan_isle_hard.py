@@ -37,6 +37,7 @@ from vision.scan.readers.isle import (
     IsleReader,
     PaperMap,
     edges_shown,
+    edges_unhidden,
     fit_cells,
     grid_alignment,
     hue_misfit,
@@ -348,6 +349,8 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (10084, "warm light clipping red on all the margin: bare cells in shadow faintly red"),
         (10257, "a blue cup cut by the sheet's top edge: its rim read as a blue cell"),
         (10775, "a red cup cut by the sheet's left edge: its rim read as a red cell"),
+        (9427, "a red cell with strokes skipped, every edge showing, beside a hand: refused"),
+        (10765, "a green cell with strokes skipped, every edge showing, near a hand: refused"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -679,7 +682,7 @@ def test_a_tint_without_strokes_is_bare_paper() -> None:
     )
 
 
-def test_a_faint_tint_that_its_pencil_fits_closely_is_bare_where_every_edge_shows() -> None:
+def test_a_faint_tint_that_its_pencil_fits_closely_is_bare_where_edges_unhidden() -> None:
     # Faint, and a fifth of it inked: refused, for a hatched cell under something not found
     # shows as little.
     faint = "cell (2,2): unclear, faint green (20% inked)"
@@ -700,7 +703,7 @@ def test_a_faint_tint_that_its_pencil_fits_closely_is_bare_where_every_edge_show
     )
 
 
-def test_every_edge_shows_when_half_as_clear_as_the_bare_cells_outlines() -> None:
+def test_edges_unhidden_when_half_as_clear_as_the_bare_cells_outlines() -> None:
     bare = [Read(f"cell (0,{i})", None, 0.9) for i in range(5)]
     faint = [Read("cell (1,0)", None, 0.0, "cell (1,0): unclear, faint red (20% inked)")]
     # The bare cells' outlines show 0.02 (the median over their edges): half of it is 0.01.
@@ -713,6 +716,22 @@ def test_every_edge_shows_when_half_as_clear_as_the_bare_cells_outlines() -> Non
     assert shown.tolist() == [True] * 6
     # Too few cells read bare to say how clearly bare paper shows its outline.
     assert not edges_shown(edges[2:], outline_contrast(edges[2:]), bare[2:] + faint).any()
+
+
+def test_no_edge_is_hidden_when_each_shows_a_quarter_as_clearly_as_the_pencils_outlines() -> None:
+    # A hand or a cup over part of a cell hides the edges it lies over: the faintest tells.
+    named = [Read(f"cell (0,{i})", "red", 0.9) for i in range(5)]
+    uneven = [Read("cell (1,0)", None, 0.0, "cell (1,0): covered, or coloured only in part")]
+    # The pencils' outlines show 0.04 (the median over their edges): a quarter of it is 0.01.
+    edges = np.full((6, 6), 0.04, np.float32)
+    edges[5] = [0.05, 0.05, 0.05, 0.05, 0.05, 0.009]
+    shown = edges_unhidden(edges, outline_contrast(edges), named + uneven)
+    assert shown.tolist() == [True] * 5 + [False]
+    edges[5, 5] = 0.011
+    shown = edges_unhidden(edges, outline_contrast(edges), named + uneven)
+    assert shown.tolist() == [True] * 6
+    # Too few cells read as a pencil to say how clearly the outlines show.
+    assert not edges_unhidden(edges[2:], outline_contrast(edges[2:]), named[2:] + uneven).any()
 
 
 def test_a_pencil_must_fit_as_clearly_better_than_the_next_as_asked() -> None:
