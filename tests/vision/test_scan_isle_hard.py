@@ -351,6 +351,7 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (10775, "a red cup cut by the sheet's left edge: its rim read as a red cell"),
         (9427, "a red cell with strokes skipped, every edge showing, beside a hand: refused"),
         (10765, "a green cell with strokes skipped, every edge showing, near a hand: refused"),
+        (11989, "green hatching blurred smooth beside a cup, by cells its rim hides: the cup's"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1784,6 +1785,32 @@ def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_sh
     assert covered(under_hand, showing, pencils, hiding) == sorted([*group, hand])
     hiding[group[0], lain_over] = 0.006  # faint with blur, but not hidden
     assert covered(under_hand, showing, pencils, hiding) == [hand]
+
+
+def test_hatching_beside_a_cup_is_not_under_it_where_the_cells_it_covers_are_refused() -> None:
+    maps, _, clear = bare_sheet()
+    # A cup found by its smooth surface alone lies over one cell, which is refused; three blue
+    # cells beside it, blurred as smooth as the cup, join its surface.
+    group, around = touching_three(maps)
+    cup = around[0]
+    under_cup = cv2.erode(np.isin(maps.whole, cup).astype(np.uint8), np.ones((5, 5))) > 0
+    over = round_over(maps, group, cup) | under_cup
+    shown = np.full((len(maps.names), 6), 0.05, np.float32)
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    showing = np.ones(len(maps.names), bool)
+    nothing = np.zeros(maps.shape, bool)
+
+    def covered(read: Read) -> list[int]:
+        reads = blob_reads(maps, group, {cup: read})
+        found = covered_cells(over, nothing, image, clear, maps, reads, shown, showing)
+        return [int(k) for k in np.flatnonzero(found)]
+
+    # Their outlines show, and but for the cell under the cup the cells around them are in plain
+    # view: hatching beside it.
+    refused = Read(maps.names[cup], None, 0.0, "covered, or no pencil (red fits poorly)")
+    assert covered(refused) == [cup]
+    # Read cleanly as bare paper, the cell may lie beside what is over the blue cells.
+    assert covered(Read(maps.names[cup], None, 0.9)) == sorted([*group, cup])
 
 
 def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white_cup() -> None:
