@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -683,7 +684,7 @@ def test_a_tint_without_strokes_is_bare_paper() -> None:
     )
 
 
-def test_a_faint_tint_that_its_pencil_fits_closely_is_bare_where_edges_unhidden() -> None:
+def test_a_faint_tint_that_its_pencil_fits_closely_is_bare_where_every_edge_shows() -> None:
     # Faint, and a fifth of it inked: refused, for a hatched cell under something not found
     # shows as little.
     faint = "cell (2,2): unclear, faint green (20% inked)"
@@ -704,35 +705,33 @@ def test_a_faint_tint_that_its_pencil_fits_closely_is_bare_where_edges_unhidden(
     )
 
 
-def test_edges_unhidden_when_half_as_clear_as_the_bare_cells_outlines() -> None:
-    bare = [Read(f"cell (0,{i})", None, 0.9) for i in range(5)]
-    faint = [Read("cell (1,0)", None, 0.0, "cell (1,0): unclear, faint red (20% inked)")]
-    # The bare cells' outlines show 0.02 (the median over their edges): half of it is 0.01.
-    edges = np.full((6, 6), 0.02, np.float32)
-    edges[5] = [0.03, 0.03, 0.03, 0.03, 0.03, 0.009]
-    shown = edges_shown(edges, outline_contrast(edges), bare + faint)
-    assert shown.tolist() == [True] * 5 + [False]
-    edges[5, 5] = 0.011
-    shown = edges_shown(edges, outline_contrast(edges), bare + faint)
-    assert shown.tolist() == [True] * 6
-    # Too few cells read bare to say how clearly bare paper shows its outline.
-    assert not edges_shown(edges[2:], outline_contrast(edges[2:]), bare[2:] + faint).any()
-
-
-def test_no_edge_is_hidden_when_each_shows_a_quarter_as_clearly_as_the_pencils_outlines() -> None:
-    # A hand or a cup over part of a cell hides the edges it lies over: the faintest tells.
-    named = [Read(f"cell (0,{i})", "red", 0.9) for i in range(5)]
-    uneven = [Read("cell (1,0)", None, 0.0, "cell (1,0): covered, or coloured only in part")]
-    # The pencils' outlines show 0.04 (the median over their edges): a quarter of it is 0.01.
-    edges = np.full((6, 6), 0.04, np.float32)
-    edges[5] = [0.05, 0.05, 0.05, 0.05, 0.05, 0.009]
-    shown = edges_unhidden(edges, outline_contrast(edges), named + uneven)
-    assert shown.tolist() == [True] * 5 + [False]
-    edges[5, 5] = 0.011
-    shown = edges_unhidden(edges, outline_contrast(edges), named + uneven)
-    assert shown.tolist() == [True] * 6
-    # Too few cells read as a pencil to say how clearly the outlines show.
-    assert not edges_unhidden(edges[2:], outline_contrast(edges[2:]), named[2:] + uneven).any()
+@pytest.mark.parametrize(
+    "shows, value, typical, share",
+    [
+        # Every edge as clear as half of how the bare cells show their outlines: a faint tint
+        # there is light, not something over the cell.
+        (edges_shown, None, 0.02, 0.5),
+        # Every edge a quarter as clear as the pencils' cells show theirs: a hand or a cup over
+        # part of a cell hides the edges it lies over, so the faintest tells.
+        (edges_unhidden, "red", 0.04, 0.25),
+    ],
+)
+def test_every_edge_shows_when_a_share_as_clear_as_the_outlines_of_cells_read_alike(
+    shows: Callable[[np.ndarray, np.ndarray, list[Read]], np.ndarray],
+    value: str | None,
+    typical: float,
+    share: float,
+) -> None:
+    alike = [Read(f"cell (0,{i})", value, 0.9) for i in range(5)]
+    refused = [Read("cell (1,0)", None, 0.0, "cell (1,0): covered, or coloured only in part")]
+    # The cells read alike show their outlines ``typical`` (the median over their edges).
+    edges = np.full((6, 6), typical, np.float32)
+    edges[5] = [1.5 * typical] * 5 + [0.9 * share * typical]
+    assert shows(edges, outline_contrast(edges), alike + refused).tolist() == [True] * 5 + [False]
+    edges[5, 5] = 1.1 * share * typical
+    assert shows(edges, outline_contrast(edges), alike + refused).tolist() == [True] * 6
+    # Too few cells read alike to say how clearly their outlines show.
+    assert not shows(edges[2:], outline_contrast(edges[2:]), alike[2:] + refused).any()
 
 
 def test_a_pencil_must_fit_as_clearly_better_than_the_next_as_asked() -> None:
@@ -1542,6 +1541,17 @@ def round_over(maps: SheetMaps, group: list[int], reach_to: int | None = None) -
     return shape > 0
 
 
+def reaching_one_beside(
+    maps: SheetMaps,
+) -> tuple[list[int], list[int], int, np.ndarray, np.ndarray]:
+    """Three touching cells, the cells around them, the first of those, inside it (clear of its
+    outline), and something smooth over the three reaching on into it and over that inside."""
+    group, around = touching_three(maps)
+    beside = around[0]
+    inside = cv2.erode(np.isin(maps.whole, beside).astype(np.uint8), np.ones((5, 5))) > 0
+    return group, around, beside, inside, round_over(maps, group, beside) | inside
+
+
 def blob_reads(maps: SheetMaps, group: list[int], around: dict[int, Read]) -> list[Read]:
     """Every cell read as bare paper, but ``group`` as blue and ``around`` as given."""
     reads = [Read(name, None, 0.9) for name in maps.names]
@@ -1737,10 +1747,7 @@ def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_sh
     maps, _, clear = bare_sheet()
     # A hand reaches the margin over one cell; three blue cells beside it, blurred as smooth as
     # the hand, join its surface.
-    group, around = touching_three(maps)
-    hand = around[0]
-    under_hand = cv2.erode(np.isin(maps.whole, hand).astype(np.uint8), np.ones((5, 5))) > 0
-    smooth = round_over(maps, group, hand) | under_hand
+    group, around, hand, under_hand, smooth = reaching_one_beside(maps)
     shown = np.full((len(maps.names), 6), 0.05, np.float32)
     image = np.full((*maps.shape, 3), 200.0, np.float32)
     hidden = Read(maps.names[hand], None, 0.0, "coloured only in part")
@@ -1791,10 +1798,7 @@ def test_hatching_beside_a_cup_is_not_under_it_where_the_cells_it_covers_are_ref
     maps, _, clear = bare_sheet()
     # A cup found by its smooth surface alone lies over one cell, which is refused; three blue
     # cells beside it, blurred as smooth as the cup, join its surface.
-    group, around = touching_three(maps)
-    cup = around[0]
-    under_cup = cv2.erode(np.isin(maps.whole, cup).astype(np.uint8), np.ones((5, 5))) > 0
-    over = round_over(maps, group, cup) | under_cup
+    group, _, cup, _, over = reaching_one_beside(maps)
     shown = np.full((len(maps.names), 6), 0.05, np.float32)
     image = np.full((*maps.shape, 3), 200.0, np.float32)
     showing = np.ones(len(maps.names), bool)
@@ -1854,9 +1858,7 @@ def test_hatching_beside_a_hand_stays_so_where_the_hand_reaches_a_cell_of_anothe
     maps, _, clear = bare_sheet()
     # A hand reaches the margin over one cell; three blue cells beside it, blurred as smooth as
     # the hand, join its surface, which reaches on into part of another cell beside them.
-    group, around = touching_three(maps)
-    hand = around[0]
-    under_hand = cv2.erode(np.isin(maps.whole, hand).astype(np.uint8), np.ones((5, 5))) > 0
+    group, around, hand, under_hand, smooth = reaching_one_beside(maps)
     edge = next(n for n in around if n != hand and hand not in maps.neighbours[n])
     corner = maps.centres[group].mean(axis=0)
     toward = np.zeros(maps.shape, np.uint8)
@@ -1865,7 +1867,7 @@ def test_hatching_beside_a_hand_stays_so_where_the_hand_reaches_a_cell_of_anothe
         for p in (corner, 0.4 * corner + 0.6 * maps.centres[edge])
     ]
     cv2.line(toward, ends[0], ends[1], 1, 8)
-    smooth = round_over(maps, group, hand) | under_hand | (toward > 0)
+    smooth |= toward > 0
     shown = np.full((len(maps.names), 6), 0.05, np.float32)
     image = np.full((*maps.shape, 3), 200.0, np.float32)
     showing = np.ones(len(maps.names), bool)

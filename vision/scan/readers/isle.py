@@ -938,10 +938,7 @@ def edges_unhidden(edges: Floats, contrast: Floats, reads: list[Read]) -> Mask:
     each cell shows; ``contrast``: each outline; none, where fewer than LEAST_NAMED cells were
     read as a pencil)."""
     named = np.array([read.value is not None for read in reads])
-    if named.sum() < LEAST_NAMED:
-        return np.zeros(len(reads), bool)
-    typical = float(np.median(contrast[named]))
-    return np.asarray(edges.min(axis=1) >= UNCOVERED_EDGE * typical, bool)
+    return _every_edge(edges, contrast, named, LEAST_NAMED, UNCOVERED_EDGE)
 
 
 def edges_shown(edges: Floats, contrast: Floats, reads: list[Read]) -> Mask:
@@ -950,10 +947,16 @@ def edges_shown(edges: Floats, contrast: Floats, reads: list[Read]) -> Mask:
     cell shows; ``contrast``: each outline; none, where fewer than LEAST_BARE cells were read
     bare)."""
     bare = np.array([read.problem is None and read.value is None for read in reads])
-    if bare.sum() < LEAST_BARE:
-        return np.zeros(len(reads), bool)
-    typical = float(np.median(contrast[bare]))
-    return np.asarray(edges.min(axis=1) >= EDGES_SHOWN * typical, bool)
+    return _every_edge(edges, contrast, bare, LEAST_BARE, EDGES_SHOWN)
+
+
+def _every_edge(edges: Floats, contrast: Floats, alike: Mask, least: int, share: float) -> Mask:
+    """Per cell, whether its faintest edge shows at least ``share`` as clearly as the cells
+    ``alike`` show their outlines; none, where fewer than ``least`` are alike."""
+    if alike.sum() < least:
+        return np.zeros(len(alike), bool)
+    typical = float(np.median(contrast[alike]))
+    return np.asarray(edges.min(axis=1) >= share * typical, bool)
 
 
 def unsure_white(read: Read, again: Read) -> Read:
