@@ -216,7 +216,7 @@ UNEVEN_INK = 0.15
 # at least this share as clearly as the cells read as a pencil show their outlines: a hand or a
 # cup over part of a cell hides the edges it lies over. On 2,400 hard tuning renders, 27 cells
 # so inked were refused: the eight in plain view showed their faintest edge 0.12-0.75 as clearly,
-# the five that taken as alone would have been read wrong 0.2 and less. At this limit, four of
+# the five that taken as alone would have been read wrong 0.201 and less. At this limit, four of
 # the eight are read, and none wrong; on 4,400 hard tuning renders five boards more were read
 # exactly, and none less.
 UNCOVERED_EDGE = 0.25

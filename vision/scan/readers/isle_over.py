@@ -543,10 +543,10 @@ def _hatching_beside(
     groups of cells read cleanly as one pencil, at least BESIDE_SURE sure, every one showing its
     outline (``outlined``), at the thing's edge: every cell around them held, in plain view
     (read cleanly, under nothing found), at the thing's edge itself (showing its outline, read
-    cleanly as another pencil) or under it and refused (it mixes with their pencils),
-    and at least PLAIN_VIEW of them in plain view. Blurred hatching as smooth as a hand or a cup
-    beside it joins its surface; but a hand over a cell hides its outline (it reads cleanly as
-    a pencil too, if less surely), and a cell it rings is under it."""
+    cleanly as another pencil) or under it and refused (a cup mixes with the pencils of the
+    cells it lies over), and at least PLAIN_VIEW of them in plain view. Blurred hatching as
+    smooth as a hand or a cup beside it joins its surface; but a hand over a cell hides its
+    outline (it reads cleanly as a pencil too, if less surely), and a cell it rings is under it."""
     loose = (share >= COVERED_SHARE) & ~held
     named = _pencilled(reads)
     sure = np.array([read.confidence >= BESIDE_SURE for read in reads])
