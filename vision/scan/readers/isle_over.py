@@ -65,6 +65,7 @@ from vision.scan.readers.isle_sheet import (
     coarse,
     disc,
     log_planes,
+    paper_hue_distance,
 )
 
 # Reaching the margin: another hue than the paper's (log units), and the connected region of
@@ -702,10 +703,7 @@ def smooth_objects(
     measured = ~(clipped[:, :, 0] | clipped[:, :, 1] | clipped[:, :, 2])
     blue, green, red = log_planes(image)
     hues = (blue - green, red - green)
-    hue = np.maximum(
-        np.abs(hues[0] - float(np.log(white[0] / white[1]))),
-        np.abs(hues[1] - float(np.log(white[2] / white[1]))),
-    )
+    hue = paper_hue_distance(hues, white)
     shade = (blue + green + red) / 3.0
     level = _measured_level((blue, green, red), clipped[maps.margin & seen], shade)
     lit = _brightest_around(level)

@@ -39,7 +39,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.scan.colours import column_median
-from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask, disc, log_planes
+from vision.scan.readers.isle_sheet import (
+    SHEET_PPM,
+    Floats,
+    Mask,
+    disc,
+    log_planes,
+    paper_hue_distance,
+)
 
 LEAST_OPENING = 300.0  # mm^2 of a surface found before it may be a cup's inside
 RADII = (20.0, 70.0)  # mm: a cup's opening, as the table's plane shows it
@@ -374,9 +381,8 @@ def _ring_colour(
     medians = np.array([column_median(colours[sector == k]) for k in kept])
     middle = np.median(medians, axis=0)
     if in_part or len(kept) < LEAST_SECTORS:
-        paper = np.log(np.asarray(white, np.float64))
-        hue = (middle - middle[1]) - (paper - paper[1])
-        if float(np.abs(hue).max()) < RIM_HUE:
+        hues = (middle[:1] - middle[1], middle[2:] - middle[1])
+        if float(paper_hue_distance(hues, white)[0]) < RIM_HUE:
             return None
     spread = float(np.percentile(np.abs(medians - middle).max(axis=1), SPREAD_SHARE))
     step = float(np.abs(middle - np.median(logs[inside], axis=0)).max())

@@ -156,6 +156,18 @@ def coarse(image: Floats) -> Floats:
     return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.float32)
 
 
+def paper_hue_distance(hues: tuple[Floats, Floats], white: Floats) -> Floats:
+    """How far ``hues`` (blue less green, red less green, in log units) lie from the paper's
+    (``white``: its colour, per channel): the farther of the two."""
+    return np.asarray(
+        np.maximum(
+            np.abs(hues[0] - float(np.log(white[0] / white[1]))),
+            np.abs(hues[1] - float(np.log(white[2] / white[1]))),
+        ),
+        np.float32,
+    )
+
+
 def log_planes(image: Floats) -> list[Floats]:
     """The log of each channel (floored: noise in the dark says nothing of hue)."""
     logged = cv2.log(np.maximum(image, 8.0))
