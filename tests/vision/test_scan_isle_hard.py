@@ -353,6 +353,9 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (9427, "a red cell with strokes skipped, every edge showing, beside a hand: refused"),
         (10765, "a green cell with strokes skipped, every edge showing, near a hand: refused"),
         (11989, "green hatching blurred smooth beside a cup, by cells its rim hides: the cup's"),
+        (8961, "blue hatching blurred smooth, reaching a cell refused under a cup: a cup's"),
+        (11043, "brown hatching blurred smooth, reaching a cell refused under a cup: a cup's"),
+        (11777, "green hatching in a cup's shadow, reaching a cell refused under the cup"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1712,6 +1715,39 @@ def test_a_smooth_thing_over_pencilled_cells_that_ends_where_they_do_is_hatching
     far = next(k for k in range(len(maps.names)) if k not in group and k not in around)
     cup = np.isin(maps.whole, [edge, far])
     assert covered(thing | cup, blob_reads(maps, group, refused)) == sorted([edge, far])
+
+
+def test_a_smooth_thing_reaching_a_cell_refused_under_another_thing_may_be_hatching() -> None:
+    maps, _, clear = bare_sheet()
+    # Three blue cells blurred as smooth as a cup, reaching on to the middle of a cell beside
+    # them that is refused.
+    group, around = touching_three(maps)
+    edge = around[0]
+    thing = round_over(maps, group, edge)
+    assert 0.15 <= (thing & (maps.whole == edge)).sum() / (maps.whole == edge).sum() < 1.0
+    refused = {edge: Read(maps.names[edge], None, 0.0, "covered, or no pencil")}
+    reads = blob_reads(maps, group, refused)
+    # Their outlines show less than a cell's in plain view does (so they are not hatching beside
+    # a thing), if not as little as under a cup.
+    edges = np.full((len(maps.names), 6), 0.05, np.float32)
+    edges[group] = 0.02
+    outlined = edges.mean(axis=1) > 0.03
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    nothing = np.zeros(maps.shape, bool)
+
+    def covered(over: np.ndarray) -> list[int]:
+        found = covered_cells(over, nothing, image, clear, maps, reads, edges, outlined)
+        return [int(k) for k in np.flatnonzero(found)]
+
+    # Alone, it is a cup lying over that cell: refused, it is a mix of the cup and its pencil.
+    assert covered(thing) == sorted([*group, edge])
+    # With another thing found apart over the rest of that cell, the cell was refused for that
+    # one, and tells nothing of this: every other cell it reaches reads as blue, and every one
+    # around as paper, so it is hatching.
+    apart = cv2.dilate(thing.astype(np.uint8), np.ones((7, 7), np.uint8)) == 0
+    cup = (maps.whole == edge) & apart
+    assert cup.sum() / (maps.whole == edge).sum() >= 0.15
+    assert covered(thing | cup) == [edge]
 
 
 def test_a_smooth_thing_that_stops_at_a_cells_outline_on_three_edges_is_its_hatching() -> None:

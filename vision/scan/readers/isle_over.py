@@ -25,12 +25,13 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   part of it too when it hides the printed grid and, if small, lies across several cells or,
   tinted, largely beyond the island: a sliver of a cup's side (hatching keeps within its cell's
   outline, and shows it or its bare seams). A smooth region on the island alone that reaches
-  only cells read cleanly as pencils, ringed by cells read cleanly, is their hatching, however
-  plain blur leaves it; so are cells of one pencil that it reaches at its edge, showing their
-  outlines, when what lies beyond them is in plain view, at the thing's edge too, read as
-  another pencil with its outline showing, or under the thing and refused (blurred hatching joins
-  the smooth surface of a hand or a cup beside it, but a hand hides the outlines it lies over,
-  and a cup over part of a cell the edges it lies over). Whatever lies beyond, a cell read
+  only cells read cleanly as pencils (or refused under something else found, which tells nothing
+  of it), ringed by cells read cleanly, is their hatching, however plain blur leaves it; so are
+  cells of one pencil that it reaches at its edge, showing their outlines, when what lies beyond
+  them is in plain view, at the thing's edge too, read as another pencil with its outline
+  showing, or under the thing and refused (blurred hatching joins the smooth surface of a hand
+  or a cup beside it, but a hand hides the outlines it lies over, and a cup over part of a cell
+  the edges it lies over). Whatever lies beyond, a cell read
   cleanly as a pencil where what was found stops at its outline on three of its edges is
   hatching: it ends where its cell does, and a cup or a hand is round.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show (two bare
@@ -438,14 +439,17 @@ def _hatching(
     """Whether a thing found over the sheet is hatching that blur smoothed: it lies on the
     island alone (not ``on_margin``), every cell it reaches (``cells``, ``shares`` of each)
     beyond its edge (GRAZED_SHARE) is read cleanly as a pencil (blur smooths neighbouring cells
-    of two pencils together), and every cell around those, or reached at its edge only (blur
-    spills the smoothed hatching over the outline), is read cleanly or lies under something
-    else (``others``). A cup is round: it lies in part over cells of other colours, or over
-    bare paper, which then read as a mix or not at all."""
+    of two pencils together) or lies under something else (``others``: refused for that, it
+    tells nothing of this one), not every one of them so, and every cell around those, or
+    reached at its edge only (blur spills the smoothed hatching over the outline), is read
+    cleanly or lies under something else. A cup is round: it lies in part over cells of other
+    colours, or over bare paper, which then read as a mix or not at all."""
     core = cells[shares >= GRAZED_SHARE]
     if len(core) == 0 or on_margin:
         return False
-    if any(reads[k].problem or reads[k].value is None for k in core):
+    if others[core].all() or any(
+        (reads[k].problem or reads[k].value is None) and not others[k] for k in core
+    ):
         return False
     around = ({n for k in cells for n in maps.neighbours[k]} | set(cells.tolist())) - set(
         core.tolist()
