@@ -25,15 +25,15 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   part of it too when it hides the printed grid and, if small, lies across several cells or,
   tinted, largely beyond the island: a sliver of a cup's side (hatching keeps within its cell's
   outline, and shows it or its bare seams). A smooth region on the island alone that reaches
-  only cells read cleanly as pencils (or refused under something else found, which tells nothing
-  of it), ringed by cells read cleanly, is their hatching, however plain blur leaves it; so are
+  only cells read cleanly as pencils (or under something else found, which tells nothing of
+  it), ringed by cells read cleanly, is their hatching, however plain blur leaves it; so are
   cells of one pencil that it reaches at its edge, showing their outlines, when what lies beyond
   them is in plain view, at the thing's edge too, read as another pencil with its outline
   showing, or under the thing and refused (blurred hatching joins the smooth surface of a hand
   or a cup beside it, but a hand hides the outlines it lies over, and a cup over part of a cell
-  the edges it lies over). Whatever lies beyond, a cell read
-  cleanly as a pencil where what was found stops at its outline on three of its edges is
-  hatching: it ends where its cell does, and a cup or a hand is round.
+  the edges it lies over). Whatever lies beyond, a cell read cleanly as a pencil where what was
+  found stops at its outline on three of its edges is hatching: it ends where its cell does, and
+  a cup or a hand is round.
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show (two bare
   cells, when they hide theirs about altogether): under a cup that looks like a pencil, or like
   paper; with a pencil's, the cells read alike around them (its rim), but for a cell that shows its
@@ -439,8 +439,8 @@ def _hatching(
     """Whether a thing found over the sheet is hatching that blur smoothed: it lies on the
     island alone (not ``on_margin``), every cell it reaches (``cells``, ``shares`` of each)
     beyond its edge (GRAZED_SHARE) is read cleanly as a pencil (blur smooths neighbouring cells
-    of two pencils together) or lies under something else (``others``: refused for that, it
-    tells nothing of this one), not every one of them so, and every cell around those, or
+    of two pencils together) or lies under something else (``others``: read or refused under
+    that, it tells nothing of this one), not every one of them so, and every cell around those, or
     reached at its edge only (blur spills the smoothed hatching over the outline), is read
     cleanly or lies under something else. A cup is round: it lies in part over cells of other
     colours, or over bare paper, which then read as a mix or not at all."""
