@@ -440,16 +440,14 @@ def _hatching(
     island alone (not ``on_margin``), every cell it reaches (``cells``, ``shares`` of each)
     beyond its edge (GRAZED_SHARE) is read cleanly as a pencil (blur smooths neighbouring cells
     of two pencils together) or lies under something else (``others``: read or refused under
-    that, it tells nothing of this one), not every one of them so, and every cell around those, or
-    reached at its edge only (blur spills the smoothed hatching over the outline), is read
+    that, it tells nothing of this one), not every one of them so, and every cell around those,
+    or reached at its edge only (blur spills the smoothed hatching over the outline), is read
     cleanly or lies under something else. A cup is round: it lies in part over cells of other
     colours, or over bare paper, which then read as a mix or not at all."""
     core = cells[shares >= GRAZED_SHARE]
     if len(core) == 0 or on_margin:
         return False
-    if others[core].all() or any(
-        (reads[k].problem or reads[k].value is None) and not others[k] for k in core
-    ):
+    if others[core].all() or (~_pencilled(reads)[core] & ~others[core]).any():
         return False
     around = ({n for k in cells for n in maps.neighbours[k]} | set(cells.tolist())) - set(
         core.tolist()
