@@ -356,6 +356,9 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (8961, "blue hatching blurred smooth, reaching a cell refused under a cup: a cup's"),
         (11043, "brown hatching blurred smooth, reaching a cell refused under a cup: a cup's"),
         (11777, "green hatching in a cup's shadow, reaching a cell refused under the cup"),
+        (10306, "a hand against a cup on the margin, traced by the cup's colour: a cell brown"),
+        (5245, "a hand shaded darker on one side, traced by its lit colour: a cell brown"),
+        (10591, "a blue cup lit brighter on one side, traced by its shade: a cell under it blue"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1021,6 +1024,41 @@ def test_a_smooth_thing_on_the_margin_covers_what_it_reaches_and_strokes_there_d
     with_strokes = face.copy()
     with_strokes[strokes] = (95.0, 130.0, 190.0)
     assert not traced(noisy(with_strokes, 1), clear, seen, maps).any()
+
+
+def test_a_hand_touching_a_cup_on_the_margin_is_traced_by_its_own_colour() -> None:
+    # A blue cup and a hand against it, both over the margin at the top edge: there they are
+    # one region of two colours, most of it the cup's. Each is traced into the island.
+    maps, seen, clear = bare_sheet()
+    face = hatched_face(5)
+    cup = disc(face, (100, -5), 40)
+    hand = disc(face, (160, 12), 22) & ~cup
+    island = maps.whole >= 0
+    assert (cup & maps.margin).sum() > (hand & maps.margin).sum()
+    assert (hand & island).sum() > 300
+    with_both = face.copy()
+    with_both[cup] = (170.0, 120.0, 80.0)
+    with_both[hand] = (95.0, 130.0, 190.0)
+    found = traced(noisy(with_both, 1), clear, seen, maps)
+    assert found[cup].mean() > 0.95 and found[hand & island].mean() > 0.95
+    assert not found[cv2.dilate((cup | hand).astype(np.uint8), np.ones((9, 9))) == 0].any()
+
+
+def test_a_hand_shaded_darker_on_one_side_is_traced_whole() -> None:
+    # A hand over the margin at the top edge, its left third in its own shade, 0.33 darker (log
+    # units) than the rest: too dark to be traced with it, but a second colour of its own.
+    maps, seen, clear = bare_sheet()
+    face = hatched_face(5)
+    hand = disc(face, (130, 0), 40)
+    shaded = hand & (np.indices(face.shape[:2])[1] < 115)
+    island = maps.whole >= 0
+    with_hand = face.copy()
+    with_hand[hand] = (95.0, 130.0, 190.0)
+    with_hand[shaded] = (68.0, 94.0, 137.0)
+    found = traced(noisy(with_hand, 1), clear, seen, maps)
+    assert found[hand & ~shaded & island].mean() > 0.95
+    assert found[shaded & island].mean() > 0.9
+    assert not found[cv2.dilate(hand.astype(np.uint8), np.ones((9, 9))) == 0].any()
 
 
 def test_a_shadow_on_the_margin_is_not_traced_for_the_red_a_bounded_white_lacks() -> None:
