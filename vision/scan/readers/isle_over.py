@@ -270,10 +270,9 @@ def covering(
     seeds = (maps.margin & seen & odd).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(seeds, connectivity=8)
     covered = np.zeros(seeds.shape, bool)
-    opening = disc(OPENED_MM)
-    least = LEAST_BLOB * SHEET_PPM * SHEET_PPM
+    opening, next_opening = disc(OPENED_MM), disc(NEXT_MM)
     for label in range(1, count):
-        if stats[label, cv2.CC_STAT_AREA] < least:
+        if stats[label, cv2.CC_STAT_AREA] < LEAST_BLOB * SHEET_PPM * SHEET_PPM:
             continue
         part = labels == label
         # Things touching on the margin (a hand against a cup) are one region there, of two
@@ -281,14 +280,14 @@ def covering(
         # it is wider and larger than a blurred edge, is the second.
         for _ in range(COLOURS_TRACED):
             if smooth[part].mean() < SMOOTH_SEED:
-                break
+                break  # hatching blurred on to the margin, or a shadow's edge: not a thing
             alike = _coloured_like(part, odd, green, hues, measured)
             own = alike & part
             alike = cv2.morphologyEx(alike.astype(np.uint8), cv2.MORPH_OPEN, opening) > 0
             _, regions = cv2.connectedComponents((alike | part).astype(np.uint8), connectivity=8)
             covered |= np.isin(regions, np.unique(regions[part]))
             rest = (part & ~own).astype(np.uint8)
-            part = cv2.morphologyEx(rest, cv2.MORPH_OPEN, disc(NEXT_MM)) > 0
+            part = cv2.morphologyEx(rest, cv2.MORPH_OPEN, next_opening) > 0
             if part.sum() < NEXT_LEAST * SHEET_PPM * SHEET_PPM:
                 break
     return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
