@@ -50,6 +50,7 @@ from vision.scan.readers.isle import (
 )
 from vision.scan.readers.isle_over import (
     BEYOND_ISLAND,
+    COVERED_SHARE,
     LEAST_OBJECT,
     LEAST_PART,
     LEAST_SIDE,
@@ -359,6 +360,9 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (10306, "a hand against a cup on the margin, traced by the cup's colour: a cell brown"),
         (5245, "a hand shaded darker on one side, traced by its lit colour: a cell brown"),
         (10591, "a blue cup lit brighter on one side, traced by its shade: a cell under it blue"),
+        (5040, "a green cell a white cup's blurred rim spills over, refused as covered"),
+        (9330, "a green cell a cup's blurred side spills over, refused as covered"),
+        (9966, "a green cell's overshoot on the margin traced as a thing, refused as covered"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1815,6 +1819,42 @@ def test_a_smooth_thing_that_stops_at_a_cells_outline_on_three_edges_is_its_hatc
     # Over the same cells, reaching past their outlines, it is a cup.
     x, y = np.round(maps.centres[group].mean(axis=0)).astype(int)
     assert set(group) <= set(covered(disc(hatching, (int(x), int(y)), 20) | cup))
+
+
+def test_a_thing_spilling_over_a_cells_outline_by_its_blur_leaves_the_cell_read() -> None:
+    maps, _, clear = bare_sheet()
+    # A large round thing beside a cell, its edge just across the outline they share.
+    cell = next(k for k, near in enumerate(maps.neighbours) if len(near) == 6)
+    beside = maps.neighbours[cell][0]
+    towards = maps.centres[beside] - maps.centres[cell]
+    towards /= np.linalg.norm(towards)
+    middle = (maps.centres[cell] + maps.centres[beside]) / 2.0
+    edges = np.full((len(maps.names), 6), 0.05, np.float32)
+    outlined = np.ones(len(maps.names), bool)
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    nothing = np.zeros(maps.shape, bool)
+
+    def thing(spill_mm: float) -> np.ndarray:
+        radius = 40
+        x, y = np.round(middle + towards * (radius - spill_mm) * SHEET_PPM).astype(int)
+        return disc(nothing, (int(x), int(y)), radius)
+
+    def covered(over: np.ndarray, sure: float, pencil: str | None = "green") -> bool:
+        reads = [Read(name, None, 0.95) for name in maps.names]
+        reads[cell] = Read(maps.names[cell], pencil, sure)
+        found = covered_cells(over, nothing, image, clear, maps, reads, edges, outlined)
+        return bool(found[cell])
+
+    spilled = thing(2.0)
+    assert (spilled & (maps.whole == cell)).sum() / (maps.whole == cell).sum() >= COVERED_SHARE
+    # Its blur reaches 2 mm into the cell: read surely, the cell is read from what shows.
+    assert not covered(spilled, 0.95)
+    # Read less surely, the thing may lie over more of it than was found; read as bare paper,
+    # it may lie under a white cup's side, found only by the coffee beside it.
+    assert covered(spilled, 0.7)
+    assert covered(spilled, 0.95, None)
+    # Reaching 5 mm in, it lies over the cell.
+    assert covered(thing(5.0), 0.95)
 
 
 def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_show() -> None:
