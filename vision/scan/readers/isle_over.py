@@ -935,20 +935,20 @@ def _either_side(over: Mask, maps: SheetMaps) -> tuple[Mask, Mask]:
     return _sampled(over, on - outward), _sampled(over, on + outward)
 
 
-def _ending_at_outline(over: Mask, maps: SheetMaps) -> Mask:
-    """Per cell, whether ``over`` stops at its printed outline on STOPPED_EDGES of its edges or
-    more: hatching blurred as smooth as a cup, joined to one or on its own, ends where its cell
-    does; a cup or a hand is round."""
-    inside, beyond = _either_side(over, maps)
+def _ending_at_outline(inside: Mask, beyond: Mask) -> Mask:
+    """Per cell, whether what was found over the sheet stops at its printed outline (found
+    ``inside`` it, not ``beyond``, as ``_either_side`` samples them) on STOPPED_EDGES of its
+    edges or more: hatching blurred as smooth as a cup, joined to one or on its own, ends where
+    its cell does; a cup or a hand is round."""
     stops = (inside & ~beyond).mean(axis=2) >= STOPS_ALONG
     return np.asarray(stops.sum(axis=1) >= STOPPED_EDGES, bool)
 
 
-def _spilled_over(over: Mask, reads: list[Read], maps: SheetMaps) -> Mask:
-    """Per cell, whether it was read cleanly as a pencil, at least EDGE_SURE sure, and ``over``
-    reaches nowhere STOP_MM inside its outline: a thing beside it whose blurred edge spills over
-    (a cell read bare may lie under a white cup's side, found only by the coffee beside it)."""
-    inside, _ = _either_side(over, maps)
+def _spilled_over(inside: Mask, reads: list[Read]) -> Mask:
+    """Per cell, whether it was read cleanly as a pencil, at least EDGE_SURE sure, and what was
+    found over the sheet lies nowhere ``inside`` its outline (as ``_either_side`` samples it): a
+    thing beside it whose blurred edge spills over (a cell read bare may lie under a white cup's
+    side, found only by the coffee beside it)."""
     sure = np.array([read.confidence >= EDGE_SURE for read in reads])
     return np.asarray(_pencilled(reads) & sure & ~inside.any(axis=(1, 2)), bool)
 
@@ -998,8 +998,9 @@ def covered_cells(
     contrast = outline_contrast(edges)
     beside = outlined & ~_edge_hidden(over, edges, contrast, reads, maps)
     share[_hatching_beside(share, held, beside, reads, maps)] = 0.0
-    share[_pencilled(reads) & _ending_at_outline(over, maps)] = 0.0
-    share[_spilled_over(over, reads, maps)] = 0.0
+    inside, beyond = _either_side(over, maps)
+    share[_pencilled(reads) & _ending_at_outline(inside, beyond)] = 0.0
+    share[_spilled_over(inside, reads)] = 0.0
     share[_grazed(over, share, edges, contrast, reads, maps)] = 0.0
     # Cells of hatching found so show it as clearly as their outlines would.
     blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined | hatched, found, over)
