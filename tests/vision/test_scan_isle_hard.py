@@ -363,6 +363,8 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (5040, "a green cell a white cup's blurred rim spills over, refused as covered"),
         (9330, "a green cell a cup's blurred side spills over, refused as covered"),
         (9966, "a green cell's overshoot on the margin traced as a thing, refused as covered"),
+        (11320, "brown hatching traced with a brown hand, between it and more: covered"),
+        (11586, "a brown cell traced with a brown hand, beside brown hatching: covered"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1819,6 +1821,44 @@ def test_a_smooth_thing_that_stops_at_a_cells_outline_on_three_edges_is_its_hatc
     # Over the same cells, reaching past their outlines, it is a cup.
     x, y = np.round(maps.centres[group].mean(axis=0)).astype(int)
     assert set(group) <= set(covered(disc(hatching, (int(x), int(y)), 20) | cup))
+
+
+def test_hatching_that_ends_at_its_outline_once_its_neighbours_are_taken_is_hatching() -> None:
+    maps, _, clear = bare_sheet()
+    # A blue cell, two blue cells beside it, and two cells beyond it under a hand: blurred as
+    # smooth as the hand, the three cells' hatching joins it, and the cell between them meets
+    # something found beyond four of its edges.
+    cell = next(
+        k
+        for k, near in enumerate(maps.neighbours)
+        if len(near) == 6 and all(len(maps.neighbours[n]) == 6 for n in near)
+    )
+    towards = maps.centres[list(maps.neighbours[cell])] - maps.centres[cell]
+    ring = [maps.neighbours[cell][i] for i in np.argsort(np.arctan2(towards[:, 1], towards[:, 0]))]
+    hatched, under = [cell, ring[0], ring[1]], [ring[3], ring[4]]
+    away = maps.centres[under].mean(axis=0) - maps.centres[cell]
+    x, y = np.round(maps.centres[cell] + 2.0 * away).astype(int)
+    hand = np.isin(maps.whole, under) | disc(np.zeros(maps.shape, bool), (int(x), int(y)), 20)
+    assert not (hand & (maps.whole == cell)).any()
+    edges = np.full((len(maps.names), 6), 0.05, np.float32)
+    outlined = np.ones(len(maps.names), bool)
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+
+    def covered(refused: list[int]) -> list[int]:
+        reads = [Read(name, None, 0.9) for name in maps.names]
+        for k in hatched:
+            reads[k] = Read(maps.names[k], "blue", 0.9)
+        for k in refused:
+            reads[k] = Read(maps.names[k], None, 0.0, "coloured only in part")
+        over = np.isin(maps.whole, hatched) | hand
+        # Traced from the margin, the hand and the hatching of its colour are one region.
+        found = covered_cells(over, over, image, clear, maps, reads, edges, outlined)
+        return [int(k) for k in np.flatnonzero(found)]
+
+    # The two beside it end at their outlines but where they meet it: hatching, and so is it.
+    assert not set(covered(under)) & set(hatched)
+    # Under the hand too, they leave it ringed by the hand on four edges: under it.
+    assert cell in covered(under + hatched[1:])
 
 
 def test_a_thing_spilling_over_a_cells_outline_by_its_blur_leaves_the_cell_read() -> None:
