@@ -11,7 +11,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from types import FrameType, TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cli.output import check_range
 from companion.errors import AtelierError
@@ -243,19 +243,27 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
             server = create_server(app, host=args.host, port=args.port, threads=args.threads)
         except OSError as exc:
             raise AtelierError(f"--port {args.port}: cannot listen ({exc.strerror})") from None
-        print(url, flush=True)
+        _line(url, sys.stdout)
         if first is not None:
             # The scoreboard of the live table, following the live source from game to game,
             # with the token that lets a phone join the table.
-            print(f"{url}live?token={first.token}", flush=True)
+            _line(f"{url}live?token={first.token}", sys.stdout)
             camera = f"{url}t/{first.table}/camera?token={first.token}"
-            print(f"What the camera sees: {camera}", file=sys.stderr)
-        print(qr_text(url), file=sys.stderr)
-        print(f"Atelier is serving {args.data} at {url} (Ctrl+C stops it)", file=sys.stderr)
+            _line(f"What the camera sees: {camera}", sys.stderr)
+        _line(qr_text(url), sys.stderr)
+        _line(f"Atelier is serving {args.data} at {url} (Ctrl+C stops it)", sys.stderr)
         try:
             server.run()
         finally:
             server.close()
+
+
+def _line(text: str, stream: TextIO) -> None:
+    """``text`` and its newline in one write, flushed. A stop signal is raised as an exception
+    wherever the server is: between a print's text and its newline, it would leave the line
+    open, and the message that reports the stop would run on from it."""
+    stream.write(f"{text}\n")
+    stream.flush()
 
 
 def _led_driver(choice: str, stack: ExitStack, config: dict[str, Any]) -> DisplayDriver:
@@ -268,7 +276,7 @@ def _led_driver(choice: str, stack: ExitStack, config: dict[str, Any]) -> Displa
         emulator = stack.enter_context(Emulator())
         config["LED_STATE"] = lambda: state_json(emulator.state)
         port = emulator.path
-        print(f"LED emulator on {port}", file=sys.stderr)
+        _line(f"LED emulator on {port}", sys.stderr)
     elif choice == "auto":
         from companion.cli.led import resolve_port
 
