@@ -365,6 +365,8 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (9966, "a green cell's overshoot on the margin traced as a thing, refused as covered"),
         (11320, "brown hatching traced with a brown hand, between it and more: covered"),
         (11586, "a brown cell traced with a brown hand, beside brown hatching: covered"),
+        (8002, "bare cells in a hand's deep shadow, blur leaving no grid there: covered"),
+        (10945, "bare edge cells in a hand's shadow on the margin, in heavy blur: covered"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -982,11 +984,18 @@ def bare_sheet() -> tuple[SheetMaps, np.ndarray, np.ndarray]:
 
 
 def found_over(
-    image: np.ndarray, clipped: np.ndarray, seen: np.ndarray, maps: SheetMaps
+    image: np.ndarray,
+    clipped: np.ndarray,
+    seen: np.ndarray,
+    maps: SheetMaps,
+    hands: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Where smooth surfaces are found over the sheet, its paper white ``PAPER``."""
+    """Where smooth surfaces are found over the sheet, its paper white ``PAPER`` (``hands``:
+    where hands were found reaching in from the margin; none by default)."""
     smooth = smooth_surface(image, clipped, seen, maps)
-    return smooth_objects(image, clipped, seen, PAPER, maps, smooth)
+    if hands is None:
+        hands = np.zeros(maps.shape, bool)
+    return smooth_objects(image, clipped, seen, PAPER, maps, smooth, hands)
 
 
 def traced(
@@ -1295,6 +1304,56 @@ def test_in_a_blurred_photo_a_white_cup_is_found_and_a_shadow_is_not() -> None:
     shade = cv2.GaussianBlur(cup.astype(np.float32), (0, 0), 4.0)
     shadowed = face * (1.0 - 0.5 * shade)[:, :, None]
     assert not found_over(noisy(shadowed, 2), clear, seen, maps).any()
+
+
+def hand_above(face: np.ndarray, centre: tuple[int, int], radius: int, gap: int) -> np.ndarray:
+    """Where a hand was found reaching in from above, ``gap`` mm from a disc's top."""
+    hand = np.zeros(face.shape[:2], bool)
+    hand[: centre[1] - radius - gap, centre[0] - radius : centre[0] + radius] = True
+    return hand
+
+
+@pytest.mark.parametrize("strength", [0.5, 0.6, 0.7])
+def test_beside_a_hand_a_deep_shadow_blur_leaves_no_grid_in_is_not_taken_for_a_thing(
+    strength: float,
+) -> None:
+    # Blurred this much, the printed outlines hardly show through a shadow as deep as a hand
+    # casts; beside the hand, it is darker than any thing as plain as paper is.
+    maps, seen, clear = bare_sheet()
+    face = np.asarray(cv2.GaussianBlur(hatched_face(5), (0, 0), 4.0), np.float32)
+    centre, radius = (130, 100), 30
+    shadow = cv2.GaussianBlur(disc(face, centre, radius).astype(np.float32), (0, 0), 4.0)
+    shadowed = noisy(face * (1.0 - strength * shadow)[:, :, None], 2)
+    assert found_over(shadowed, clear, seen, maps).sum() > 1000  # alone: taken for a thing
+    assert not found_over(shadowed, clear, seen, maps, hand_above(face, centre, radius, 2)).any()
+    # Farther from the hand than its shadow falls, it is judged as any other part.
+    assert found_over(shadowed, clear, seen, maps, hand_above(face, centre, radius, 30)).any()
+
+
+@pytest.mark.parametrize(
+    "blur, grey",
+    [
+        (4.0, 0.7),  # a white cup's inside: lighter than a shadow
+        (4.0, 0.25),  # darker than a shadow
+        (0.0, 0.4),  # sharp: the grid it hides would show
+        (1.0, 0.4),
+    ],
+)
+def test_a_grey_thing_beside_a_hand_is_found_unless_dark_as_a_shadow_where_no_grid_shows(
+    blur: float, grey: float
+) -> None:
+    maps, seen, clear = bare_sheet()
+    face = hatched_face(5)
+    if blur:
+        face = np.asarray(cv2.GaussianBlur(face, (0, 0), blur), np.float32)
+    centre, radius = (130, 100), 30
+    thing = disc(face, centre, radius)
+    face[thing] = PAPER * grey
+    photo = noisy(face, 1)
+    alone = found_over(photo, clear, seen, maps)
+    assert alone[thing].mean() > 0.85
+    beside = found_over(photo, clear, seen, maps, hand_above(face, centre, radius, 2))
+    assert np.array_equal(beside, alone)
 
 
 @pytest.mark.parametrize("strength, shows", [(0.0, False), (0.45, False), (0.6, True), (1.0, True)])

@@ -1066,7 +1066,9 @@ class IsleReader:
         contrast = outline_contrast(edges)
         smooth = smooth_surface(image, clipped, seen, maps)
         reaching = covering(image, clipped, paper.white, light.weight < 1.0, seen, maps, smooth)
-        things = reaching | smooth_objects(image, clipped, seen, light.white, maps, smooth)
+        things = reaching | smooth_objects(
+            image, clipped, seen, light.white, maps, smooth, reaching
+        )
         things |= cup_rims(things, seen, image, light.white)
         # Beside a hand or a cup, what looks lit beyond the paper around may be the thing itself
         # (lit, while its shadow darkens the paper the white was measured on).

@@ -17,7 +17,9 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   shadow is as smooth, but the outlines show through it: through a region of the paper's hue,
   the printed grid's own pattern must show, significantly and at least 0.4 as strongly as on the
   lit bare paper, however faint blur leaves it there, or half as strongly and less significantly
-  over the few outlines a shadow cast on the margin crosses; a white cup hides it). A part is of
+  over the few outlines a shadow cast on the margin crosses; a white cup hides it; where blur
+  leaves the grid too faint to tell, a part of the paper's hue beside a hand found reaching in
+  is its shadow when darker than a white cup is, and no darker than a shadow). A part is of
   one hue: blurred hatching as smooth as a cup of another colour beside it is a part of its own,
   and shows its outlines; hatching of the cup's own colour joins its part, and is told by the
   cells whose outlines stand out in it: without them, the rest hides its outlines altogether.
@@ -195,6 +197,22 @@ SHADOW_SHOWS = 2.5
 # more than 0.47 as clearly.
 HALF_GRID = 0.5
 FAINT_SHOWS = 1.5
+# Blurred, the grid shows through a shadow too faintly to tell it from a thing; a hand's shadow
+# then shows by how dark it is. A part of the paper's hue within CAST_MM of a hand found reaching
+# in from the margin is its shadow when it is darker than a thing of the paper's hue is, by
+# DEEP_SHADOW (log units; its median pixel, against the brightest paper around) to
+# DARKEST_SHADOW (the room's light still reaches a shadow; a black thing is darker), unless the
+# grid, which would show there at t GRID_CLEAR were it as clear as on lit paper, shows less than
+# SHADOW_GRID as clearly. A white cup's side is 0.8 of its white (0.25 darker than the paper),
+# its inside 0.7 (0.38). Of the parts of the paper's hue taken for things on 4,400 hard tuning
+# renders, the 427 lying under one measured at most 0.35 darker; the 22 lying under none
+# (shadows, the grid showing through them at most 0.49 as clearly as on lit paper), 0.27 to
+# 0.74. Away from a hand, a grey thing as dark is judged by the grid alone: under one, blurred,
+# bare paper is all that shows, and is read so.
+DEEP_SHADOW = 0.45
+DARKEST_SHADOW = 1.2
+GRID_CLEAR = 8.0
+CAST_MM = 15.0
 LIT_PAPER = 0.05  # log units: bare paper this close to the brightest around is lit
 # Outlines missing: fainter than this (log units) on a pencil's cell; on a bare cell, fainter
 # than this share of the sheet's bare cells (of which at least LEAST_BARE), unless MOST_BRIGHT
@@ -716,13 +734,31 @@ def _grid_response(
     """How strongly the printed grid shows in ``region``: the line response regressed on the
     grid's own pattern (``grid``), and that slope against its noise (the response's spread clear
     of the outlines) as a t statistic; None when too little of the grid lies there."""
+    fit = _grid_fit(lines, grid, region, maps)
+    return None if fit is None else (fit[0], fit[0] * fit[1])
+
+
+def _grid_fit(
+    lines: Floats, grid: Floats, region: Mask, maps: SheetMaps
+) -> tuple[float, float] | None:
+    """The slope ``_grid_response`` gives, and the t statistic a slope of 1 would give."""
     if _off_grid(region, maps):
         return None
     off = region & maps.off_line
     pattern = grid[region]
     energy = float(pattern @ pattern)
     slope = float(lines[region] @ pattern) / energy
-    return slope, slope * float(np.sqrt(energy)) / (float(lines[off].std()) + 1e-6)
+    return slope, float(np.sqrt(energy)) / (float(lines[off].std()) + 1e-6)
+
+
+def _clearly_hides(
+    lines: Floats, grid: Floats, part: Mask, maps: SheetMaps, lit_slope: float
+) -> bool:
+    """Whether the printed grid, which would show through ``part`` at t GRID_CLEAR at least
+    were it as clear there as on lit bare paper (``lit_slope``), shows less than SHADOW_GRID as
+    clearly."""
+    fit = _grid_fit(lines, grid, part, maps)
+    return fit is not None and fit[0] < SHADOW_GRID * lit_slope and lit_slope * fit[1] >= GRID_CLEAR
 
 
 def _brightest_around(shade: Floats) -> Floats:
@@ -738,7 +774,13 @@ def _brightest_around(shade: Floats) -> Floats:
 
 
 def smooth_objects(
-    image: Floats, clipped: Mask, seen: Mask, white: Floats, maps: SheetMaps, smooth: Mask
+    image: Floats,
+    clipped: Mask,
+    seen: Mask,
+    white: Floats,
+    maps: SheetMaps,
+    smooth: Mask,
+    hands: Mask,
 ) -> Mask:
     """Where a smooth surface lies over the sheet: regions as smooth as bare paper but of
     another hue than the paper's (``white``: its colour, per channel) or darker than the
@@ -749,7 +791,9 @@ def smooth_objects(
     close by; and the other plain regions across the rim from one (or from one on the margin,
     beyond the printed grid: a cup's coffee there, its side over the cells) that hide the grid
     and lie across several cells or, tinted, largely beyond the island (a sliver of a cup's
-    side). ``smooth``: where the photo is as smooth as paper (``smooth_surface``)."""
+    side). ``smooth``: where the photo is as smooth as paper (``smooth_surface``); ``hands``:
+    where a hand was found reaching in from the margin (beside one, a part of the paper's hue as
+    dark as a shadow is its shadow, where the grid cannot tell)."""
     measured = ~(clipped[:, :, 0] | clipped[:, :, 1] | clipped[:, :, 2])
     blue, green, red = log_planes(image)
     hues = (blue - green, red - green)
@@ -784,7 +828,19 @@ def smooth_objects(
     grid = maps.line_grid
     lit_response = _grid_response(lines, grid, lit_paper & (maps.whole >= 0), maps)
 
+    dark = lit - level
+
     def shows(part: Mask, coloured: bool) -> bool:
+        if (
+            not coloured
+            and DEEP_SHADOW <= column_median(dark[part]) <= DARKEST_SHADOW
+            and _near(part, hands, CAST_MM)
+            and not (
+                lit_response is not None
+                and _clearly_hides(lines, grid, part, maps, lit_response[0])
+            )
+        ):
+            return True  # a hand's shadow, darker than a thing of the paper's hue
         if coloured or lit_response is None or lit_response[1] < OUTLINES_SHOW:
             return _outlines_show(lines, part, maps)
         return _shadow_shows_grid(lines, grid, part, maps, lit_response[0])
@@ -839,6 +895,20 @@ def smooth_objects(
             sides |= part
     over |= _reaching(sides, near)
     return cv2.dilate(over.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
+
+def _near(part: Mask, other: Mask, mm: float) -> bool:
+    """Whether ``other`` lies within ``mm`` of ``part``. Worked out around the part alone, for
+    the rare part it is asked of."""
+    rows, columns = np.nonzero(part)
+    pad = round(mm * SHEET_PPM) + 1
+    top, left = max(int(rows.min()) - pad, 0), max(int(columns.min()) - pad, 0)
+    bottom, right = int(rows.max()) + pad + 1, int(columns.max()) + pad + 1
+    around = other[top:bottom, left:right]
+    if not around.any():
+        return False
+    grown = cv2.dilate(around.astype(np.uint8), disc(2.0 * mm)) > 0
+    return bool((grown & part[top:bottom, left:right]).any())
 
 
 def _measured_level(planes: Sequence[Floats], on_paper: Mask, shade: Floats) -> Floats:
