@@ -792,8 +792,9 @@ def smooth_objects(
     beyond the printed grid: a cup's coffee there, its side over the cells) that hide the grid
     and lie across several cells or, tinted, largely beyond the island (a sliver of a cup's
     side). ``smooth``: where the photo is as smooth as paper (``smooth_surface``); ``hands``:
-    where a hand was found reaching in from the margin (beside one, a part of the paper's hue as
-    dark as a shadow is its shadow, where the grid cannot tell)."""
+    what was found reaching in from the margin (``covering``: a hand over a corner, or a cup
+    there; beside one, a part of the paper's hue as dark as a shadow is its shadow, where the
+    grid cannot tell)."""
     measured = ~(clipped[:, :, 0] | clipped[:, :, 1] | clipped[:, :, 2])
     blue, green, red = log_planes(image)
     hues = (blue - green, red - green)
