@@ -981,16 +981,7 @@ def _hides_grid(
 def _found_near(over: Mask, group: list[int], maps: SheetMaps) -> bool:
     """Whether ``over`` lies within ACROSS_RIM_MM of the cells of ``group``. Worked out for the
     rare group it is asked of, not for the whole sheet on every scan."""
-    if not over.any():
-        return False
-    kernel = disc(2.0 * ACROSS_RIM_MM)
-    # Growing the cells by the disc's mirror image (it is even-sized, so off-centre about its
-    # anchor) reaches exactly what growing ``over`` by the disc would reach the cells from.
-    size = kernel.shape[0]
-    mirror = size - 1 - size // 2
-    cells = np.isin(maps.whole, group).astype(np.uint8)
-    reach = cv2.dilate(cells, kernel[::-1, ::-1].copy(), anchor=(mirror, mirror)) > 0
-    return bool((reach & over).any())
+    return _near(np.isin(maps.whole, group), over, ACROSS_RIM_MM)
 
 
 def _reaching(regions: Mask, near: Mask) -> Mask:
