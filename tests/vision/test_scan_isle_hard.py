@@ -367,6 +367,8 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (11586, "a brown cell traced with a brown hand, beside brown hatching: covered"),
         (8002, "bare cells in a hand's deep shadow, blur leaving no grid there: covered"),
         (10945, "bare edge cells in a hand's shadow on the margin, in heavy blur: covered"),
+        (10991, "a bare cell in a hand's fading shadow, in heavy blur: covered"),
+        (11668, "two bare cells in a hand's fading shadow, in heavy blur: covered"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1328,6 +1330,42 @@ def test_beside_a_hand_a_deep_shadow_blur_leaves_no_grid_in_is_not_taken_for_a_t
     assert not found_over(shadowed, clear, seen, maps, hand_above(face, centre, radius, 2)).any()
     # Farther from the hand than its shadow falls, it is judged as any other part.
     assert found_over(shadowed, clear, seen, maps, hand_above(face, centre, radius, 30)).any()
+
+
+def towards_top(face: np.ndarray, centre: tuple[int, int], radius: int) -> np.ndarray:
+    """Per pixel, 0 at a disc's bottom rising to 1 at its top (clipped beyond)."""
+    rows = np.arange(face.shape[0], dtype=np.float32)[:, None]
+    ramp = (centre[1] + radius - rows) / (2.0 * radius)
+    return np.asarray(np.broadcast_to(np.clip(ramp, 0.0, 1.0), face.shape[:2]), np.float32)
+
+
+def test_beside_a_hand_a_penumbra_darkening_towards_it_is_its_shadow() -> None:
+    # Half of it lighter than a white cup's inside, so not deep as a whole; but its lightest
+    # tenth is nearly lit paper, its darkest as deep as a shadow, and lies by the hand.
+    maps, seen, clear = bare_sheet()
+    face = np.asarray(cv2.GaussianBlur(hatched_face(5), (0, 0), 4.0), np.float32)
+    centre, radius = (130, 100), 30
+    shadow = cv2.GaussianBlur(disc(face, centre, radius).astype(np.float32), (0, 0), 4.0)
+    fading = 0.6 * towards_top(face, centre, radius) * shadow
+    shadowed = noisy(face * (1.0 - fading)[:, :, None], 2)
+    assert found_over(shadowed, clear, seen, maps).sum() > 1000  # alone: taken for a thing
+    assert not found_over(shadowed, clear, seen, maps, hand_above(face, centre, radius, 2)).any()
+
+
+def test_a_grey_thing_shaded_darker_away_from_a_hand_is_found_beside_it() -> None:
+    # Shaded from the paper's white to 0.4 of it, as a penumbra fades, but darkest away from
+    # the hand: its shading follows the light, not the hand.
+    maps, seen, clear = bare_sheet()
+    face = np.asarray(cv2.GaussianBlur(hatched_face(5), (0, 0), 4.0), np.float32)
+    centre, radius = (130, 100), 30
+    thing = disc(face, centre, radius)
+    level = 0.4 + 0.6 * towards_top(face, centre, radius)
+    face[thing] = PAPER * level[thing][:, None]
+    photo = noisy(face, 1)
+    alone = found_over(photo, clear, seen, maps)
+    assert alone[thing].mean() > 0.85
+    beside = found_over(photo, clear, seen, maps, hand_above(face, centre, radius, 2))
+    assert np.array_equal(beside, alone)
 
 
 @pytest.mark.parametrize(
