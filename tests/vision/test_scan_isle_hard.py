@@ -369,6 +369,7 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (10945, "bare edge cells in a hand's shadow on the margin, in heavy blur: covered"),
         (10991, "a bare cell in a hand's fading shadow, in heavy blur: covered"),
         (11668, "two bare cells in a hand's fading shadow, in heavy blur: covered"),
+        (11334, "a white cup's shaded side over two cells by its coffee: a blue cell bare"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1227,6 +1228,30 @@ def test_a_tinted_sliver_of_a_cups_side_lying_on_the_margin_is_part_of_the_cup()
     with_cup[side] = PAPER * 0.8
     found = found_over(noisy(with_cup, 1), clear, seen, maps)
     assert not found[side].any()
+
+
+@pytest.mark.parametrize("shade, found", [(0.85, True), (1.0, False), (0.6, False)])
+def test_a_white_sliver_of_a_cups_side_over_two_cells_is_part_of_the_cup_when_shaded(
+    shade: float, found: bool
+) -> None:
+    # The side shows only as a sliver over two cells beside the rim, too small to be a thing
+    # alone. Shaded darker than the paper, it is the cup's; lit as the paper, it may be bare
+    # paper between the outlines; darker than a white cup's side, a shadow.
+    maps, seen, clear = bare_sheet()
+    face = hatched_face(5)
+    centre = (130, 100)
+    rows, columns = np.indices(face.shape[:2])
+    side = disc(face, centre, 46) & ~disc(face, centre, 30)
+    side &= (np.abs(columns - 110) < 16) & (np.abs(rows - 70) < 12)
+    assert LEAST_SIDE <= side.sum() < LEAST_PART and not _across_cells(side, maps)
+    assert _across_cells(side, maps, 2) and (side & (maps.whole < 0)).sum() == 0
+    with_cup, _ = red_cup_with_side(face, centre, side)
+    with_cup[side] = PAPER * shade
+    got = found_over(noisy(with_cup, 1), clear, seen, maps)
+    if found:
+        assert got[cv2.erode(side.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].all()
+    else:
+        assert not got[side].any()
 
 
 def test_a_cups_side_across_its_rim_from_coffee_on_the_margin_is_part_of_the_cup() -> None:

@@ -20,25 +20,26 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   over the few outlines a shadow cast on the margin crosses; a white cup hides it; where blur
   leaves the grid too faint to tell, a part of the paper's hue beside a hand found reaching in
   is its shadow when darker than a white cup is, and no darker than a shadow, or when it fades
-  from lit paper to a shadow's depth, darkest towards the hand). A part is of
-  one hue: blurred hatching as smooth as a cup of another colour beside it is a part of its own,
-  and shows its outlines; hatching of the cup's own colour joins its part, and is told by the
-  cells whose outlines stand out in it: without them, the rest hides its outlines altogether.
-  Such parts close together (a cup's side and its coffee, parted by the rim's edge) that
-  together are larger than a few cells are one thing. A plain part across its rim from one is
-  part of it too when it hides the printed grid and, if small, lies across several cells or,
-  tinted, largely beyond the island: a sliver of a cup's side (hatching keeps within its cell's
-  outline, and shows it or its bare seams). A smooth region on the island alone that reaches
-  only cells read cleanly as pencils (or under something else found, which tells nothing of
-  it), ringed by cells read cleanly, is their hatching, however plain blur leaves it; so are
-  cells of one pencil that it reaches at its edge, showing their outlines, when what lies beyond
-  them is in plain view, at the thing's edge too, read as another pencil with its outline
-  showing, or under the thing and refused (blurred hatching joins the smooth surface of a hand
-  or a cup beside it, but a hand hides the outlines it lies over, and a cup over part of a cell
-  the edges it lies over). Whatever lies beyond, a cell read cleanly as a pencil where what was
-  found stops at its outline on three of its edges is hatching: it ends where its cell does, and
-  a cup or a hand is round; so is one that does once the hatching so found is taken from what
-  was found (hatching of a hand's colour joins the hand cell by cell).
+  from lit paper to a shadow's depth, darkest towards the hand). A part is of one hue: blurred
+  hatching as smooth as a cup of another colour beside it is a part of its own, and shows its
+  outlines; hatching of the cup's own colour joins its part, and is told by the cells whose
+  outlines stand out in it: without them, the rest hides its outlines altogether. Such parts
+  close together (a cup's side and its coffee, parted by the rim's edge) that together are
+  larger than a few cells are one thing. A plain part across its rim from one is part of it too
+  when it hides the printed grid and, if small, lies across several cells or, tinted, largely
+  beyond the island, or, of the paper's hue and shaded as a white cup's side, across two on it:
+  a sliver of a cup's side (hatching keeps within its cell's outline, and shows it or its bare
+  seams). A smooth region on the island alone that reaches only cells read cleanly as pencils
+  (or under something else found, which tells nothing of it), ringed by cells read cleanly, is
+  their hatching, however plain blur leaves it; so are cells of one pencil that it reaches at
+  its edge, showing their outlines, when what lies beyond them is in plain view, at the thing's
+  edge too, read as another pencil with its outline showing, or under the thing and refused
+  (blurred hatching joins the smooth surface of a hand or a cup beside it, but a hand hides the
+  outlines it lies over, and a cup over part of a cell the edges it lies over). Whatever lies
+  beyond, a cell read cleanly as a pencil where what was found stops at its outline on three of
+  its edges is hatching: it ends where its cell does, and a cup or a hand is round; so is one
+  that does once the hatching so found is taken from what was found (hatching of a hand's colour
+  joins the hand cell by cell).
 - **Outlines missing.** Several adjacent cells read alike whose outlines do not show (two bare
   cells, when they hide theirs about altogether): under a cup that looks like a pencil, or like
   paper; with a pencil's, the cells read alike around them (its rim), but for a cell that shows its
@@ -168,6 +169,16 @@ SIDE_SHARE = 0.1
 # paper's hue, it may be a shadow on the margin, where no grid shows to tell it from a cup.)
 # Such slivers lying over hidden cells were 0.30 and more beyond it on 1,000 hard renders.
 BEYOND_ISLAND = 0.25
+# ...or, of the paper's hue, lying across PAPER_SIDE_CELLS cells on the island (less than
+# BEYOND_ISLAND beyond it), its median pixel darker than lit paper (LIT_PAPER) and no darker than
+# WHITE_SIDE: a white cup's side, shaded. Lit as the paper is, a plain part over a cell or two is
+# bare paper between the outlines; darker, it is a shadow (the parts of the paper's hue lying
+# under a thing on 4,400 hard tuning renders were at most 0.35 darker). Of such parts hiding the
+# grid there, the four lying under nothing were lit (0.00 darker), the seven under a thing 0.03 to
+# 0.19 darker (those paler than LIT_PAPER, as pale as lit paper may be, are left to what else
+# finds the thing); on 1,000 more, one in a shadow beside a hand was 0.44 darker.
+PAPER_SIDE_CELLS = 2
+WHITE_SIDE = 0.35
 OUTLINES_SHOW = 3.5  # t statistic
 # ...and by this much (in the spread's units) on the outlines' every pixel: blur ties pixels
 # together, so over a cup's smooth body thousands of pixels large the slightest shading along
@@ -798,11 +809,11 @@ def smooth_objects(
     LEAST_OBJECT alone or with such regions of the same kind (coloured, or of the paper's hue)
     close by; and the other plain regions across the rim from one (or from one on the margin,
     beyond the printed grid: a cup's coffee there, its side over the cells) that hide the grid
-    and lie across several cells or, tinted, largely beyond the island (a sliver of a cup's
-    side). ``smooth``: where the photo is as smooth as paper (``smooth_surface``); ``hands``:
-    what was found reaching in from the margin (``covering``: a hand over a corner, or a cup
-    there; beside one, a part of the paper's hue as dark as a shadow is its shadow, where the
-    grid cannot tell)."""
+    and lie across several cells or, tinted, largely beyond the island, or, of the paper's hue
+    and shaded as a white cup's side, across two on it (a sliver of a cup's side). ``smooth``: where
+    the photo is as smooth as paper (``smooth_surface``); ``hands``: what was found reaching in
+    from the margin (``covering``: a hand over a corner, or a cup there; beside one, a part of
+    the paper's hue as dark as a shadow is its shadow, where the grid cannot tell)."""
     measured = ~(clipped[:, :, 0] | clipped[:, :, 1] | clipped[:, :, 2])
     blue, green, red = log_planes(image)
     hues = (blue - green, red - green)
@@ -897,7 +908,11 @@ def smooth_objects(
         part = labels == label
         coloured = bool(column_median(hue[part]) > OTHER_HUE)
         if (
-            (_across_cells(part, maps) or (coloured and _beyond_island(part, maps)))
+            (
+                _across_cells(part, maps)
+                or (coloured and _beyond_island(part, maps))
+                or (not coloured and _shaded_side(part, dark, maps))
+            )
             and not shows(part, coloured)
             and _hides_grid(lines, grid, part, maps, lit_response)
         ):
@@ -969,13 +984,24 @@ def _hue_edges(hues: tuple[Floats, Floats], shade: Floats) -> Mask:
     return np.asarray((steepest > HUE_EDGE / SHEET_PPM) & lit, bool)
 
 
-def _across_cells(part: Mask, maps: SheetMaps) -> bool:
-    """Whether ``part`` lies across SIDE_CELLS cells or more, SIDE_SHARE of each at least."""
+def _across_cells(part: Mask, maps: SheetMaps, least: int = SIDE_CELLS) -> bool:
+    """Whether ``part`` lies across ``least`` cells or more, SIDE_SHARE of each at least."""
     count = len(maps.names)
     whole = maps.whole >= 0
     cells = np.bincount(maps.whole[whole], minlength=count)
     inside = np.bincount(maps.whole[whole & part], minlength=count)
-    return int(((inside > 0) & (inside >= SIDE_SHARE * cells)).sum()) >= SIDE_CELLS
+    return int(((inside > 0) & (inside >= SIDE_SHARE * cells)).sum()) >= least
+
+
+def _shaded_side(part: Mask, dark: Floats, maps: SheetMaps) -> bool:
+    """Whether a plain part of the paper's hue may be a sliver of a white cup's side: it lies
+    across PAPER_SIDE_CELLS cells, on the island, darker than lit paper but no darker than a
+    white cup's side (``dark``: how much darker each pixel is, log units)."""
+    return (
+        _across_cells(part, maps, PAPER_SIDE_CELLS)
+        and not _beyond_island(part, maps)
+        and bool(LIT_PAPER <= column_median(dark[part]) <= WHITE_SIDE)
+    )
 
 
 def _beyond_island(part: Mask, maps: SheetMaps) -> bool:
