@@ -173,10 +173,10 @@ BEYOND_ISLAND = 0.25
 # BEYOND_ISLAND beyond it), its median pixel darker than lit paper (LIT_PAPER) and no darker than
 # WHITE_SIDE: a white cup's side, shaded. Lit as the paper is, a plain part over a cell or two is
 # bare paper between the outlines; darker, it is a shadow (the parts of the paper's hue lying
-# under a thing on 4,400 hard tuning renders were at most 0.35 darker). Of such parts hiding the
-# grid there, the four lying under nothing were lit (0.00 darker), the seven under a thing 0.03 to
-# 0.19 darker (those paler than LIT_PAPER, as pale as lit paper may be, are left to what else
-# finds the thing); on 1,000 more, one in a shadow beside a hand was 0.44 darker.
+# under a thing on 4,400 hard tuning renders were at most 0.35 darker). Of such slivers hiding the
+# grid on 3,400 of them, the three lying under nothing were lit (0.00 darker), the seven under a
+# thing 0.03 to 0.19 darker (those paler than LIT_PAPER, as pale as lit paper may be, are left to
+# what else finds the thing); on the other 1,000, one in a shadow beside a hand was 0.44 darker.
 PAPER_SIDE_CELLS = 2
 WHITE_SIDE = 0.35
 OUTLINES_SHOW = 3.5  # t statistic
