@@ -370,6 +370,7 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (10991, "a bare cell in a hand's fading shadow, in heavy blur: covered"),
         (11668, "two bare cells in a hand's fading shadow, in heavy blur: covered"),
         (11334, "a white cup's shaded side over two cells by its coffee: a blue cell bare"),
+        (9905, "red hatching blurred smooth, its faint outlines cancelled at its edge: a cup"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1291,6 +1292,36 @@ def test_what_hatching_of_a_cups_colour_joins_is_the_cup_where_no_outline_shows(
     assert _beneath_hatching(lines + 0.01 * maps.line_grid, part, maps) is None
     # Nor is a rest too small to be a thing.
     assert _beneath_hatching(lines, part & (np.indices(maps.shape)[1] > 145), maps) is None
+
+
+def test_a_faint_showing_over_whole_cells_is_not_cancelled_by_the_parts_edge() -> None:
+    # A round part: red hatching on its right, its outlines standing out; on the left, cells
+    # lying mostly within it show theirs faintly (0.3 of the noise), and the fragments of cells
+    # its edge crosses show theirs darker than not at all, so that over the whole rest the
+    # outlines show not at all.
+    maps, _, _ = bare_sheet()
+    noise = np.random.default_rng(3).normal(0.0, 0.002, maps.shape).astype(np.float32)
+    rows, columns = np.indices(maps.shape)
+    part = (rows - 100) ** 2 + (columns - 110) ** 2 < 45**2
+    cells = np.bincount(maps.whole[maps.whole >= 0])
+    within = np.bincount(maps.whole[part & (maps.whole >= 0)], minlength=len(cells))
+    hatched = np.flatnonzero(maps.centres[:, 0] > 135)
+    whole = np.setdiff1d(np.flatnonzero(within >= 0.5 * cells), hatched)
+    crossed = np.setdiff1d(np.flatnonzero((within > 0) & (within < 0.5 * cells)), hatched)
+    faint, shaded = (maps.on_line & part & np.isin(maps.whole, k) for k in (whole, crossed))
+
+    def showing(over_whole: float) -> np.ndarray:
+        cancelled = -over_whole * faint.sum() / shaded.sum()
+        strong = maps.on_line & np.isin(maps.whole, hatched)
+        return np.asarray(noise + 0.01 * strong + over_whole * faint + cancelled * shaded)
+
+    # A cup over the left, its edge shading the lines beside it: the rest is the cup.
+    cup = _beneath_hatching(showing(0.0), part, maps)
+    assert cup is not None
+    assert cup[part & np.isin(maps.whole, whole)].all()
+    assert not (cup & np.isin(maps.whole, hatched[within[hatched] >= 0.5 * cells[hatched]])).any()
+    # Hatching all over it, blurred.
+    assert _beneath_hatching(showing(0.0006), part, maps) is None
 
 
 @pytest.mark.parametrize(
