@@ -371,6 +371,10 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (11668, "two bare cells in a hand's fading shadow, in heavy blur: covered"),
         (11334, "a white cup's shaded side over two cells by its coffee: a blue cell bare"),
         (9905, "red hatching blurred smooth, its faint outlines cancelled at its edge: a cup"),
+        (10735, "a red cell in a cup's shadow fitting brown a little better: ambiguous"),
+        (11236, "a red cell in a cup's shadow, red fitting 1.3 times better: ambiguous"),
+        (11186, "a red cell in a cup's shadow fitting brown 1.5 times better: read brown"),
+        (11213, "a red cell fitting red 12 times better, its hue nearer brown's: no matter"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -805,15 +809,40 @@ def test_two_pencils_fitting_a_cell_alike_are_told_apart_by_its_hue_alone() -> N
     assert judge("cell (2,2)", red_cell_fit(1.0, alike, (0.3, 1e-4)), 0).problem == (
         "cell (2,2): ambiguous red/brown"
     )
-    # The hue fits red 17.5 times better than any other pencil: red.
+    # The hue fits red 17.5 times better than any other pencil, or 13.6 times: red.
     hue = (0.3, 0.3, 1e-3, 1e-5)
     assert judge("cell (2,2)", red_cell_fit(1.0, alike, (0.3, 1e-4), hue), 0) == Read(
-        "cell (2,2)", "red", 0.571
+        "cell (2,2)", "red", 0.657
+    )
+    hue = (0.3, 0.3, 7e-4, 5e-6)
+    assert judge("cell (2,2)", red_cell_fit(1.0, alike, (0.3, 1e-4), hue), 0) == Read(
+        "cell (2,2)", "red", 0.56
     )
     # Only 11.8 times better, or naming neither of the two that fit alike: still ambiguous.
     for unclear in [(0.3, 0.3, 6e-4, 5e-6), (1e-5, 0.3, 1e-3, 1e-3)]:
         fit = red_cell_fit(1.0, alike, (0.3, 1e-4), unclear)
         assert judge("cell (2,2)", fit, 0).problem == "cell (2,2): ambiguous red/brown"
+
+
+def test_a_pencil_fitting_better_is_overruled_by_a_hue_naming_the_other_of_the_two() -> None:
+    # Brown fits 1.6 times better than red: named brown, on the pixels' colour alone.
+    narrowly = (1.0e-2, 1.6e-2)
+    assert judge("cell (2,2)", red_cell_fit(1.0, narrowly, (0.3, 1e-4)), 0) == Read(
+        "cell (2,2)", "brown", 0.528
+    )
+    # The hue fits red 17.5 times better than any other pencil: the light bent the fit; red.
+    hue = (0.3, 0.3, 1e-3, 1e-5)
+    assert judge("cell (2,2)", red_cell_fit(1.0, narrowly, (0.3, 1e-4), hue), 0) == Read(
+        "cell (2,2)", "red", 0.657
+    )
+    # A hue agreeing with the fit leaves it as it was.
+    agreeing = (0.3, 0.3, 1e-5, 1e-3)
+    assert judge("cell (2,2)", red_cell_fit(1.0, narrowly, (0.3, 1e-4), agreeing), 0) == Read(
+        "cell (2,2)", "brown", 0.528
+    )
+    # Brown fitting 12 times better holds, whatever the hue.
+    clearly = (1.0e-3, 1.4e-2)
+    assert judge("cell (2,2)", red_cell_fit(1.0, clearly, (0.3, 1e-4), hue), 0).value == "brown"
 
 
 def test_a_cell_no_pencil_fits_is_named_by_its_hue_only_where_nothing_mixes_with_it() -> None:
@@ -824,7 +853,7 @@ def test_a_cell_no_pencil_fits_is_named_by_its_hue_only_where_nothing_mixes_with
     refused = "cell (2,2): covered, or no pencil (red fits poorly)"
     assert judge("cell (2,2)", fit, 0).problem == refused
     # Its outline shows, so nothing over it mixes with its pencil: its hue names it.
-    named = Read("cell (2,2)", "red", 0.571)
+    named = Read("cell (2,2)", "red", 0.657)
     assert judge("cell (2,2)", fit, 0, outlined=True) == named
     # Its outline lost, but clear of everything found over the sheet and inked through: hatched
     # all over, so nothing over it mixes with its pencil either.

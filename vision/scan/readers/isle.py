@@ -197,7 +197,14 @@ NOISY_FIT = 2.0 * WORST_FIT
 # So too a cell no pencil fits, where its outline shows: on 1,400 hard tuning renders (seeds
 # 8000-8999, 5000-5399), 10 such cells were 15 or more times better, all right (5 in plain view,
 # 5 partly under a hand or cup); a cell so fitted whose outline did not show was named wrong at 146.
-HUE_CLEARLY = 15.0
+# On 4,400 hard tuning renders, of the cells left ambiguous that the hue names 12 to 15 times
+# better, the five under nothing found were all named right (two in plain view, in a cup's
+# shadow); the 40 named wrong all lay under something found, and were refused as covered. A
+# pencil fitting a little better may be the light's doing too: of the clean reads whose hue names
+# the other of the two so, the one under nothing found (in a cup's shadow, brown fitting 1.5
+# times better) was red, as its hue said; the rest lay under something found. A fit 12 times
+# better holds: overruled by the hue, a red cell in plain view was read brown.
+HUE_CLEARLY = 12.0
 HUE_FLOOR = 5e-5
 # A cell lit darker than this against its paper, or brighter than BRIGHTEST_CELL (where the
 # paper's white is a guess), may be under something, unless its printed outline shows at least
@@ -874,6 +881,12 @@ def judge(
     if margin >= clearly and (
         misfit[best] <= WORST_FIT or (misfit[best] <= FAIR_FIT and margin >= LIFTED_CLEARLY)
     ):
+        # The light bent across a cell may let the wrong one of two pencils fit it a little
+        # better (by less than a cell near a thing must be): its pixels' hue, which the light
+        # leaves, naming the other clearly, wins.
+        by_hue = _by_hue(place, fit, k, (best, runner)) if margin < NEAR_CLEARLY else None
+        if by_hue is not None and by_hue.value != pencil:
+            return by_hue
         return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * clearly / margin), 3))
     # Its outline shows and nothing was found near it: nothing over it mixes with its pencil,
     # and its mean colour, which noise hardly moves, may name it.
