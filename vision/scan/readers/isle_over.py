@@ -26,8 +26,8 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   outlines stand out in it: without them, the rest hides its outlines altogether, over the
   cells lying mostly within it too (where its edge crosses cells, the lines beside it show
   darker than not at all, and would cancel out hatching's faint showing). Such parts close
-  together (a cup's side and its coffee, parted by the rim's edge) that together are
-  larger than a few cells are one thing. A plain part across its rim from one is part of it too
+  together (a cup's side and its coffee, parted by the rim's edge) that together are larger
+  than a few cells are one thing. A plain part across its rim from one is part of it too
   when it hides the printed grid and, if small, lies across several cells or, tinted, largely
   beyond the island, or, of the paper's hue and shaded as a white cup's side, across two on it:
   a sliver of a cup's side (hatching keeps within its cell's outline, and shows it or its bare
