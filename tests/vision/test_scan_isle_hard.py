@@ -65,6 +65,7 @@ from vision.scan.readers.isle_over import (
     covered_cells,
     covering,
     outline_contrast,
+    pixels_per_cell,
     smooth_blobs,
     smooth_objects,
     smooth_surface,
@@ -803,46 +804,38 @@ def test_a_pencil_fitting_a_little_worse_than_the_limit_is_named_only_far_best()
     assert judge("cell (2,2)", red_fit(0.025, 0.3), 0).problem == poorly
 
 
+def judged_by_hue(
+    misfit: tuple[float, float], hue: tuple[float, float, float, float] = (1e-3,) * 4
+) -> Read:
+    """Cell (2,2), hatched red in plain view, judged: brown and red misfit it by ``misfit``, its
+    pixels' hue misfits every pencil by ``hue``."""
+    return judge("cell (2,2)", red_cell_fit(1.0, misfit, (0.3, 1e-4), hue), 0)
+
+
 def test_two_pencils_fitting_a_cell_alike_are_told_apart_by_its_hue_alone() -> None:
     # Red fits only 1.2 times better than brown: alike, by the pixels' colour.
     alike = (1.2e-2, 1e-2)
-    assert judge("cell (2,2)", red_cell_fit(1.0, alike, (0.3, 1e-4)), 0).problem == (
-        "cell (2,2): ambiguous red/brown"
-    )
+    assert judged_by_hue(alike).problem == "cell (2,2): ambiguous red/brown"
     # The hue fits red 17.5 times better than any other pencil, or 13.6 times: red.
-    hue = (0.3, 0.3, 1e-3, 1e-5)
-    assert judge("cell (2,2)", red_cell_fit(1.0, alike, (0.3, 1e-4), hue), 0) == Read(
-        "cell (2,2)", "red", 0.657
-    )
-    hue = (0.3, 0.3, 7e-4, 5e-6)
-    assert judge("cell (2,2)", red_cell_fit(1.0, alike, (0.3, 1e-4), hue), 0) == Read(
-        "cell (2,2)", "red", 0.56
-    )
+    assert judged_by_hue(alike, (0.3, 0.3, 1e-3, 1e-5)) == Read("cell (2,2)", "red", 0.657)
+    assert judged_by_hue(alike, (0.3, 0.3, 7e-4, 5e-6)) == Read("cell (2,2)", "red", 0.56)
     # Only 11.8 times better, or naming neither of the two that fit alike: still ambiguous.
     for unclear in [(0.3, 0.3, 6e-4, 5e-6), (1e-5, 0.3, 1e-3, 1e-3)]:
-        fit = red_cell_fit(1.0, alike, (0.3, 1e-4), unclear)
-        assert judge("cell (2,2)", fit, 0).problem == "cell (2,2): ambiguous red/brown"
+        assert judged_by_hue(alike, unclear).problem == "cell (2,2): ambiguous red/brown"
 
 
 def test_a_pencil_fitting_better_is_overruled_by_a_hue_naming_the_other_of_the_two() -> None:
     # Brown fits 1.6 times better than red: named brown, on the pixels' colour alone.
     narrowly = (1.0e-2, 1.6e-2)
-    assert judge("cell (2,2)", red_cell_fit(1.0, narrowly, (0.3, 1e-4)), 0) == Read(
-        "cell (2,2)", "brown", 0.528
-    )
+    assert judged_by_hue(narrowly) == Read("cell (2,2)", "brown", 0.528)
     # The hue fits red 17.5 times better than any other pencil: the light bent the fit; red.
     hue = (0.3, 0.3, 1e-3, 1e-5)
-    assert judge("cell (2,2)", red_cell_fit(1.0, narrowly, (0.3, 1e-4), hue), 0) == Read(
-        "cell (2,2)", "red", 0.657
-    )
+    assert judged_by_hue(narrowly, hue) == Read("cell (2,2)", "red", 0.657)
     # A hue agreeing with the fit leaves it as it was.
     agreeing = (0.3, 0.3, 1e-5, 1e-3)
-    assert judge("cell (2,2)", red_cell_fit(1.0, narrowly, (0.3, 1e-4), agreeing), 0) == Read(
-        "cell (2,2)", "brown", 0.528
-    )
+    assert judged_by_hue(narrowly, agreeing) == Read("cell (2,2)", "brown", 0.528)
     # Brown fitting 12 times better holds, whatever the hue.
-    clearly = (1.0e-3, 1.4e-2)
-    assert judge("cell (2,2)", red_cell_fit(1.0, clearly, (0.3, 1e-4), hue), 0).value == "brown"
+    assert judged_by_hue((1.0e-3, 1.4e-2), hue).value == "brown"
 
 
 def test_a_cell_no_pencil_fits_is_named_by_its_hue_only_where_nothing_mixes_with_it() -> None:
@@ -1332,8 +1325,7 @@ def test_a_faint_showing_over_whole_cells_is_not_cancelled_by_the_parts_edge() -
     noise = np.random.default_rng(3).normal(0.0, 0.002, maps.shape).astype(np.float32)
     rows, columns = np.indices(maps.shape)
     part = (rows - 100) ** 2 + (columns - 110) ** 2 < 45**2
-    cells = np.bincount(maps.whole[maps.whole >= 0])
-    within = np.bincount(maps.whole[part & (maps.whole >= 0)], minlength=len(cells))
+    cells, within = maps.areas, pixels_per_cell(part, maps)
     hatched = np.flatnonzero(maps.centres[:, 0] > 135)
     whole = np.setdiff1d(np.flatnonzero(within >= 0.5 * cells), hatched)
     crossed = np.setdiff1d(np.flatnonzero((within > 0) & (within < 0.5 * cells)), hatched)

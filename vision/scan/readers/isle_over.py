@@ -739,9 +739,7 @@ def _beneath_hatching(lines: Floats, part: Mask, maps: SheetMaps) -> Mask | None
         or min(len(line), len(clear)) < LEAST_LINE_PX
     ):
         return None
-    island = maps.whole >= 0
-    within = np.bincount(maps.whole[rest & island], minlength=count)
-    mostly = ~peeled & (within >= MOSTLY * np.bincount(maps.whole[island], minlength=count))
+    mostly = ~peeled & (pixels_per_cell(rest, maps) >= MOSTLY * maps.areas)
     if pixels[mostly].sum() >= LEAST_LINE_PX:
         shown = (float(sums[mostly].sum()) / float(pixels[mostly].sum()) - centre) / spread
         if shown >= WHOLE_HIDDEN:
@@ -1004,11 +1002,14 @@ def _hue_edges(hues: tuple[Floats, Floats], shade: Floats) -> Mask:
 
 def _across_cells(part: Mask, maps: SheetMaps, least: int = SIDE_CELLS) -> bool:
     """Whether ``part`` lies across ``least`` cells or more, SIDE_SHARE of each at least."""
-    count = len(maps.names)
-    whole = maps.whole >= 0
-    cells = np.bincount(maps.whole[whole], minlength=count)
-    inside = np.bincount(maps.whole[whole & part], minlength=count)
-    return int(((inside > 0) & (inside >= SIDE_SHARE * cells)).sum()) >= least
+    inside = pixels_per_cell(part, maps)
+    return int(((inside > 0) & (inside >= SIDE_SHARE * maps.areas)).sum()) >= least
+
+
+def pixels_per_cell(mask: Mask, maps: SheetMaps) -> NDArray[np.intp]:
+    """How many pixels of ``mask`` each cell's hexagon holds."""
+    island = maps.whole >= 0
+    return np.bincount(maps.whole[island & mask], minlength=len(maps.names)).astype(np.intp)
 
 
 def _shaded_side(part: Mask, dark: Floats, maps: SheetMaps) -> bool:
@@ -1117,7 +1118,7 @@ def covered_cells(
     does)."""
     count = len(maps.names)
     whole = maps.whole >= 0
-    area = np.maximum(np.bincount(maps.whole[whole], minlength=count), 1)
+    area = np.maximum(maps.areas, 1)
     things, which = cv2.connectedComponents(over.astype(np.uint8), connectivity=8)
     # Per thing (label 0: nothing), how many pixels of each cell it covers: things are apart,
     # so what those left over cover together is their sum.
@@ -1140,7 +1141,7 @@ def covered_cells(
             kept[label] = False
     share = np.asarray(covers[kept].sum(axis=0) / area, np.float64)
     found = share >= COVERED_SHARE
-    held = np.bincount(maps.whole[whole & reaching], minlength=count) / area >= COVERED_SHARE
+    held = pixels_per_cell(reaching, maps) / area >= COVERED_SHARE
     # A cell that shows its outline but where something found lies over it, in part, is not
     # hatching beside it: hatching ends at its outline, a cup hides the edges it lies over.
     contrast = outline_contrast(edges)

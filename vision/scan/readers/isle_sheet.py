@@ -43,6 +43,7 @@ class SheetMaps:
     owner: NDArray[np.intp]  # their cell
     offsets: Floats  # N x 2: their place in the cell (cm from its centre)
     whole: NDArray[np.int32]  # px -> the cell whose hexagon holds it, or -1
+    areas: NDArray[np.intp]  # px each cell's hexagon holds
     unprinted: Mask  # px where nothing but paper and the cells' outlines is printed
     margin: Mask  # unprinted px off the island by more than a neighbour's overshoot
     grid: Floats  # the printed hexagons' outlines, blurred
@@ -136,6 +137,7 @@ def sheet_maps(layout: Layout) -> SheetMaps:
         owner,
         (offsets / 10.0).astype(np.float32),
         whole,
+        np.bincount(whole[whole >= 0], minlength=len(hexagons)).astype(np.intp),
         unprinted,
         unprinted & ~island,
         blurred,
