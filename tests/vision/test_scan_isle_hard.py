@@ -166,6 +166,24 @@ def test_a_dark_thing_in_the_margin_as_grey_as_paper_does_not_give_the_paper_whi
     assert light.weight.tolist() == pytest.approx([1.0, 1.0, BOUNDED_WEIGHT])
 
 
+def test_a_hand_in_the_margin_below_the_limit_does_not_give_the_paper_white() -> None:
+    # Warm light clipping green on all but the dimmest paper and red on all of it; a hand on a
+    # quarter of the margin, darker and warmer, is measured in both. Its hue is not the paper's:
+    # the dimmest paper, below the limit in green, shows the paper 0.22 less warm. Green's white
+    # and red's are only bounded, by the paper they clip on (not the hand's 1.58 and 2.53).
+    margin = np.ones((60, 200), bool)
+    image = np.empty((60, 200, 3), np.float32)
+    blue = np.linspace(194.0, 210.0, 150, dtype=np.float32)
+    image[:, :150] = np.stack([blue, 1.27 * blue, 1.49 * blue], axis=1)[None]
+    image[:, 150:] = (95.0, 150.0, 240.0)
+    image = np.minimum(image, 255.0)
+    light = paper_light(image, image >= CLIPPED, margin, margin)
+    assert light is not None
+    assert light.white[1] / light.white[0] == pytest.approx(1.27, rel=0.01)
+    assert light.white[2] / light.white[0] == pytest.approx(CLIPPED / 195.0, rel=0.01)
+    assert light.weight.tolist() == pytest.approx([1.0, BOUNDED_WEIGHT, BOUNDED_WEIGHT])
+
+
 def test_paper_clipped_in_every_channel_everywhere_is_not_measured() -> None:
     image = np.full((60, 200, 3), 255.0, np.float32)
     everywhere = np.ones((60, 200), bool)

@@ -140,6 +140,12 @@ MARGIN_STEP = 3  # every third margin pixel is plenty
 MOST_CLIPPED = 0.25
 BRIGHTEST_SHARE = 99.0  # percentile of the margin's brightness taken as its brightest paper
 BOUNDED_WEIGHT = 0.35
+# The paper is of one hue at every brightness: a darker bin's ratio is not the paper's where more
+# than MOST_CLIPPED of a brighter bin is below the limit and this much less warm (log units): a
+# hand over a quarter of the margin, measured below the limit that clipped the paper, was taken
+# for it, 0.25 warmer in green, and every cell was read as if under a cooler light (brown as
+# blue).
+WARMER = 0.12
 # A channel clipped on all the margin's lit paper is measured on the sheet's paper in shadow: in a
 # cluster of LEAST_SHADED pixels sampled (every MARGIN_STEP-th: about half a cell), at most
 # SHADED_ABOVE above the bound the clipped paper sets (log units). Of 3,400 hard tuning renders,
@@ -490,30 +496,44 @@ def _percentile(ordered: Floats, share: float) -> np.floating[Any]:
 
 def _ratio(
     values: Floats, level: Floats, clipped: Mask, channel: int, reference: int, among: Mask
-) -> tuple[float | None, float | None]:
-    """log(channel / reference) of the paper, and a lower bound where clipping hides it.
+) -> tuple[float | None, float | None, float]:
+    """log(channel / reference) of the paper, a lower bound where clipping hides it, and the
+    least brightness (``level``) the paper was found at.
 
     Pixels are binned by the brightness around them (``level``, not their own: a pixel's noise
     would pick those that read too bright into the brightest bin). In a bin where few pixels
     are clipped in ``channel``, the median over all of them (clipped ones counting as brighter
-    than any) is unbiased; the brightest such bin is the paper's (a hand or a cup is darker).
-    Where every bin is clipped, only a lower bound is known.
+    than any) is unbiased; the brightest such bin is the paper's (a hand or a cup is darker),
+    unless a brighter bin, clipped more, holds many pixels far less warm than it: the paper is
+    of one hue at every brightness, so that bin is something warmer (a hand whose darker pixels
+    escape the clipping that hides the paper's hue). Where every bin of the paper is clipped,
+    only a lower bound is known.
     """
     usable = among & (values[:, reference] > DARKEST_PAPER) & ~clipped[:, reference]
     base, other, over = values[usable, reference], values[usable, channel], clipped[usable, channel]
     if len(base) < 4 * LIGHT_BINS:
-        return None, None
+        return None, None, 0.0
     ratio = np.log(np.maximum(other, 1.0) / base)
     around = level[usable]
     ordered = np.sort(around)
     edges = [_percentile(ordered, share) for share in np.linspace(0.0, 100.0, LIGHT_BINS + 1)]
     bins = [(around >= lo) & (around <= hi) for lo, hi in pairwise(edges)]
     bins = [inside for inside in bins if inside.sum() >= 4]
-    for inside in reversed(bins):  # the brightest first
+    paper_from = 0.0
+    for index in reversed(range(len(bins))):  # the brightest first
+        inside = bins[index]
         if over[inside].mean() <= MOST_CLIPPED:
-            return float(column_median(np.where(over[inside], np.inf, ratio[inside]))), None
+            found = float(column_median(np.where(over[inside], np.inf, ratio[inside])))
+            brighter = bins[index + 1 :]
+            if not any(
+                (~over[i] & (ratio[i] < found - WARMER)).mean() > MOST_CLIPPED for i in brighter
+            ):
+                return found, None, paper_from
+            bins = brighter
+            paper_from = float(around[brighter[0]].min())
+            break
     floors = [column_median(np.where(over[i], np.log(CLIPPED / base[i]), ratio[i])) for i in bins]
-    return None, (float(max(floors)) if floors else None)
+    return None, (float(max(floors)) if floors else None), paper_from
 
 
 def paper_light(image: Floats, clipped: Mask, margin: Mask, sheet: Mask) -> PaperLight | None:
@@ -533,10 +553,11 @@ def paper_light(image: Floats, clipped: Mask, margin: Mask, sheet: Mask) -> Pape
     # in blue and green).
     least = DARKEST_CELL * float(_percentile(np.sort(level), BRIGHTEST_SHARE))
     lit = level >= least
-    ratio, bound = _ratio(values, level, over, first, reference, lit)
+    ratio, bound, paper_from = _ratio(values, level, over, first, reference, lit)
     # The last channel among the pixels that match the first in hue (a hand is warmer than
-    # paper, whatever its brightness), when the first is measured.
-    among = lit
+    # paper, whatever its brightness), when the first is measured; else among those as bright
+    # as the paper the first was bounded by.
+    among = lit & (level >= paper_from)
     if ratio is not None:
         hue = np.log(np.maximum(values[:, first], 1.0) / np.maximum(values[:, reference], 1.0))
         among = lit & (np.abs(hue - ratio) < 2 * NEUTRAL)
@@ -544,7 +565,7 @@ def paper_light(image: Floats, clipped: Mask, margin: Mask, sheet: Mask) -> Pape
         ratio, weight[first] = bound, BOUNDED_WEIGHT
     else:
         return None
-    other, bound = _ratio(values, level, over, second, reference, among)
+    other, bound, _ = _ratio(values, level, over, second, reference, among)
     if other is None:
         if bound is None:
             return None
