@@ -616,6 +616,27 @@ def test_a_cell_with_no_ink_that_paper_fits_poorly_is_not_called_bare() -> None:
     assert judge("cell (2,2)", fits, 0) == Read("cell (2,2)", None, 0.99)
 
 
+def test_a_faint_tint_over_a_few_pixels_of_a_cell_in_plain_view_is_bare_paper() -> None:
+    # A neighbour's colour blurred into a bare cell: 13 % of its pixels inked, faintly, and
+    # paper with a faint pencil explains it. Its outline showing and nothing found near it or
+    # over it, it is bare paper (hatching in plain view is inked all over); else it is unclear.
+    faint = dataclasses.replace(one_cell_fit(0.05, 0.002), inked=np.full((4, 1), 0.13, np.float32))
+    unclear = "cell (2,2): unclear, faint"
+    assert (judge("cell (2,2)", faint, 0).problem or "").startswith(unclear)
+    assert (judge("cell (2,2)", faint, 0, outlined=True).problem or "").startswith(unclear)
+    assert judge("cell (2,2)", faint, 0, outlined=True, alone=True) == Read(
+        "cell (2,2)", None, 0.75
+    )
+    # Not so with more of it inked, more ink, or fitted poorly (lit unlike the paper around).
+    for changed in (
+        dataclasses.replace(faint, inked=np.full((4, 1), 0.2, np.float32)),
+        dataclasses.replace(faint, ink=np.full((4, 1), 0.1, np.float32)),
+        dataclasses.replace(faint, misfit=np.full((4, 1), 0.1, np.float32)),
+    ):
+        read = judge("cell (2,2)", changed, 0, outlined=True, alone=True)
+        assert (read.problem or "").startswith(unclear)
+
+
 def lit_fit(light: float) -> CellFit:
     """One cell hatched green, clearly, lit ``light`` times its paper."""
 
