@@ -1934,6 +1934,40 @@ def test_a_cell_of_a_plain_group_clear_of_the_cup_found_over_the_rest_may_be_bes
     assert under_cup(0.012) == sorted(group)
 
 
+def test_a_cell_of_a_plain_group_that_nothing_found_lies_over_and_shows_strokes_is_hatching() -> (
+    None
+):
+    maps, _, clear = bare_sheet()
+    # Three touching cells read as blue, outlines hidden: a cup of that colour found over two of
+    # them and over a cell around them, its inside beside them.
+    group, around = touching_three(maps)
+    reads = blob_reads(maps, group, {around[0]: Read(maps.names[around[0]], None, 0.0, "covered")})
+    contrast = np.full(len(maps.names), 0.02, np.float32)
+    contrast[group] = 0.005
+    outlined = contrast >= 0.02
+    found = np.zeros(len(maps.names), bool)
+    found[[group[0], group[1], around[0]]] = True
+    near = found_apart(maps, group, 5.0)
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+
+    def under_cup(over: np.ndarray) -> list[int]:
+        under = smooth_blobs(image, clear, maps, reads, contrast, outlined, found, over)
+        return [int(k) for k in np.flatnonzero(under)]
+
+    # As smooth as a cup, the third is as likely under its unfound edge.
+    assert under_cup(near) == sorted(group)
+    # Strokes across it: rough as hatching is, and nothing found over it, it is hatching of the
+    # cup's colour beside it.
+    third = maps.whole == group[2]
+    image[third & (np.arange(maps.shape[0]) // 2 % 2 == 0)[:, None]] = 120.0
+    assert under_cup(near) == sorted(group[:2])
+    # Something found over a little of it, the cup may lie unfound over more.
+    ys, xs = np.nonzero(third)
+    touching = near.copy()
+    touching[ys[0], xs[0]] = True
+    assert under_cup(touching) == sorted(group)
+
+
 def test_a_smooth_thing_over_pencilled_cells_that_ends_where_they_do_is_hatching() -> None:
     maps, _, clear = bare_sheet()
     # Strong blur leaves three touching blue cells as smooth as a cup: found over the sheet,

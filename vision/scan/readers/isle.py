@@ -1216,7 +1216,9 @@ class IsleReader:
         # The sheet may be lit brighter than the card (see ``isle_bright``).
         lit = cell_means(whites, owner, count) * (CARD_SLACK if guessed.all() else 1.0)
         reads = unseen_strokes(reads, lit, maps.centres, ABSORB)
-        under = covered_cells(things, reaching, image, clipped, maps, reads, edges, outlined)
+        under = covered_cells(
+            things, reaching, image, clipped, maps, reads, edges, outlined, smooth
+        )
         return [
             Read(place, None, 0.0, f"{place}: outside the photo")
             if not visible[k]

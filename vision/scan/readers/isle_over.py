@@ -50,7 +50,8 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
   the cells it hides. Bare cells around a white cup are left to what shows over them: its side hides
   the printed grid (found as smooth), and bare paper beside it looks as it would under the rim.
   Cells of one pencil whose every neighbour is read as paper or another pencil are hatching, however
-  blur smooths it: a cup is round, and lies in part over the cells around it.
+  blur smooths it: a cup is round, and lies in part over the cells around it. So is a cell among
+  or around them that nothing found lies over, rough with strokes: a cup is smooth.
 """
 
 from __future__ import annotations
@@ -100,6 +101,12 @@ COLOURS_TRACED = 2
 # and were traced into cells in plain view; at 0.2, 4 boards of 2,400 hard renders were read
 # exactly that were not before, and none was lost.
 SMOOTH_SEED = 0.2
+# A cell read as a pencil among or around cells taken for a cup's (``smooth_blobs``), that nothing
+# found over the sheet lies over, is hatching beside the cup where less than this share of it is
+# smooth: a cup is. On 1,824 hard tuning renders, of the 2,403 such cells, ten had nothing found
+# over them: the two in plain view were 0.05 and 0.16 smooth; under an unfound cup, 0.35 and more
+# (six read red under a red cup, 0.97 and more).
+SMOOTH_CELL = 0.2
 COVERED_SHARE = 0.03  # a cell this much under something is covered
 # Something found over a sliver of a cell (from TOUCHED_SHARE of it) may be the found edge of a
 # cup or a hand lying, unfound, over more of it: the cell is covered unless its outline shows or
@@ -420,6 +427,7 @@ def smooth_blobs(
     outlined: Mask,
     found: Mask,
     over: Mask,
+    smooth: Mask | None = None,
 ) -> Mask:
     """Cells under a cup on the island: SMOOTH_GROUP or more adjacent cells read alike (one
     pencil, or bare paper), none showing its printed outline, or two bare cells hiding it about
@@ -440,8 +448,10 @@ def smooth_blobs(
     clearly as the pencils' cells show theirs (under the cup's edge, much of its outline would
     be hidden). Where something found over the sheet (``found``) lies over part of the group,
     a cell of it clear of that thing which shows its outline at least BESIDE_OUTLINE as clearly
-    is hatching of the cup's colour beside it too. ``contrast``: how much each cell's outline
-    shows.
+    is hatching of the cup's colour beside it too; so is a cell of the group or its rim that
+    nothing found lies over and that is rough with strokes (SMOOTH_CELL). ``contrast``: how much
+    each cell's outline shows; ``smooth``: where the photo is as smooth as paper
+    (``smooth_surface``; None: all of the sheet seen).
     """
     count = len(reads)
     ys, xs = maps.spots
@@ -458,6 +468,7 @@ def smooth_blobs(
     clear = float(np.median(contrast[named])) if named.sum() >= LEAST_NAMED else np.inf
     beside = contrast >= BESIDE_OUTLINE * clear
     inside = np.zeros(len(reads), bool)
+    rough: Mask | None = None  # worked out for the rare group of pencil cells near a thing
     for group in _alike_groups(plain, reads, maps):
         pair = len(group) == 2 and bool(hidden[group].all())
         colour = reads[group[0]].value
@@ -482,16 +493,29 @@ def smooth_blobs(
                 # Those under something found are covered whatever else; of the rest, one
                 # whose outline shows as a cell's beside a cup does is hatching beside it.
                 members = members[found[members] | ~beside[members]]
-            inside[members] = True
+            if rough is None:
+                if smooth is None:
+                    smooth = smooth_surface(image, clipped, np.ones(maps.shape, bool), maps)
+                rough = _rough_untouched(smooth, maps, over)
+            inside[members[~rough[members]]] = True
             rim = [
                 n
                 for n in _bordering(group, maps)
                 if reads[n].value == colour
                 and not outlined[n]
                 and not (beside[n] and _touching(n, group, maps) == 1)
+                and not rough[n]
             ]
             inside[rim] = True
     return inside
+
+
+def _rough_untouched(smooth: Mask, maps: SheetMaps, over: Mask) -> Mask:
+    """Per cell, whether nothing found over the sheet (``over``) lies over any of it and less
+    than SMOOTH_CELL of it is ``smooth``: hatching's strokes, not a cup."""
+    smoothed = pixels_per_cell(smooth, maps)
+    untouched = pixels_per_cell(over, maps) == 0
+    return np.asarray(untouched & (smoothed < SMOOTH_CELL * maps.areas), bool)
 
 
 def _lines_show(depths: Floats) -> bool:
@@ -1120,13 +1144,14 @@ def covered_cells(
     reads: list[Read],
     edges: Floats,
     outlined: Mask,
+    smooth: Mask | None = None,
 ) -> Mask:
     """Per cell, whether a hand or a cup lies over it (``over``: where one was found over the
     sheet, ``reaching`` the part of it found by reaching the margin; ``edges``: how much each
     edge of each cell's outline shows; ``outlined``: whether it shows as a cell's in plain view
     does). Found over a sliver of a cell whose outline does not show, a thing may lie unfound
     over more of it, mixing with what the cell reads as: read less than BESIDE_SURE sure, it is
-    covered too."""
+    covered too. ``smooth``: where the photo is as smooth as paper, as ``smooth_blobs`` takes it."""
     count = len(maps.names)
     whole = maps.whole >= 0
     area = np.maximum(maps.areas, 1)
@@ -1165,5 +1190,7 @@ def covered_cells(
     share[_spilled_over(inside, reads)] = 0.0
     share[_grazed(over, share, edges, contrast, reads, maps)] = 0.0
     # Cells of hatching found so show it as clearly as their outlines would.
-    blobs = smooth_blobs(image, clipped, maps, reads, contrast, outlined | hatched, found, over)
+    blobs = smooth_blobs(
+        image, clipped, maps, reads, contrast, outlined | hatched, found, over, smooth
+    )
     return blobs | (share >= COVERED_SHARE) | touched
