@@ -536,7 +536,7 @@ def _ratio(
             if not any(
                 (~over[i] & (ratio[i] < found - WARMER)).mean() > MOST_CLIPPED for i in brighter
             ):
-                return found, None, paper_from
+                return found, None, 0.0
             bins = brighter
             paper_from = float(around[brighter[0]].min())
             break
