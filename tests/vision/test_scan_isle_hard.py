@@ -37,6 +37,7 @@ from vision.scan.readers.isle import (
     CellFit,
     IsleReader,
     PaperMap,
+    _agreeing,
     edges_shown,
     edges_unhidden,
     fit_cells,
@@ -130,6 +131,17 @@ def test_the_sheet_is_aligned_on_its_own_grid(dx: float, dy: float) -> None:
     centre = np.array([[[layout.size[0] / 2, layout.size[1] / 2]]])
     found = cv2.perspectiveTransform(centre, correction)[0, 0] - centre[0, 0]
     assert found == pytest.approx([dx, dy], abs=0.5)
+
+
+def test_patches_matched_along_a_line_fix_no_map() -> None:
+    # Three patches in a line say nothing of the grid across it: no map, rather than one made
+    # of infinities that would spoil every later step.
+    sources = np.array([[10.0, 20.0], [40.0, 35.0], [70.0, 50.0]])
+    assert _agreeing((sources, sources + np.array([1.0, 0.5])), 1.0, 3) is None
+    turned = np.array([[10.0, 20.0], [40.0, 35.0], [70.0, 10.0]])
+    agreed = _agreeing((turned, turned + np.array([1.0, 0.5])), 1.0, 3)
+    assert agreed is not None
+    assert agreed[0][:2, 2] == pytest.approx([1.0, 0.5], abs=1e-6)
 
 
 def test_a_blank_face_cannot_be_aligned() -> None:

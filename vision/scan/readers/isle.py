@@ -406,7 +406,8 @@ def _agreeing(
 ) -> tuple[Homography, NDArray[np.bool_]] | None:
     """The map that most patches follow within ``agree`` mm (affine while fewer than
     FOR_HOMOGRAPHY patches match) and which patches follow it, or None when fewer than
-    ``least`` of them, or than half, agree on one."""
+    ``least`` of them, or than half, agree on one, or when they leave it undetermined (patches
+    in a line fix no map across it, and the fit comes back infinite)."""
     sources, targets = matches
     if len(sources) < least:
         return None
@@ -417,7 +418,11 @@ def _agreeing(
         found = None if affine is None else np.vstack([affine, (0.0, 0.0, 1.0)])
     else:
         found, inliers = cv2.findHomography(sources, targets, cv2.RANSAC, agree)
-    if found is None or int(inliers.sum()) < max(least, len(sources) // 2):
+    if (
+        found is None
+        or not np.isfinite(found).all()
+        or int(inliers.sum()) < max(least, len(sources) // 2)
+    ):
         return None
     return np.asarray(found, np.float64), inliers.ravel().astype(bool)
 
