@@ -1469,14 +1469,16 @@ def towards_top(face: np.ndarray, centre: tuple[int, int], radius: int) -> np.nd
     return np.asarray(np.broadcast_to(np.clip(ramp, 0.0, 1.0), face.shape[:2]), np.float32)
 
 
-def test_beside_a_hand_a_penumbra_darkening_towards_it_is_its_shadow() -> None:
+@pytest.mark.parametrize("depth", [0.6, 0.5])
+def test_beside_a_hand_a_penumbra_darkening_towards_it_is_its_shadow(depth: float) -> None:
     # Half of it lighter than a white cup's inside, so not deep as a whole; but its lightest
-    # tenth is nearly lit paper, its darkest as deep as a shadow, and lies by the hand.
+    # tenth is nearly lit paper, its darkest as deep as a shadow (or, a fainter shadow, 0.5
+    # darker: a white cup's inside, but not darkest by the hand), and lies by the hand.
     maps, seen, clear = bare_sheet()
     face = np.asarray(cv2.GaussianBlur(hatched_face(5), (0, 0), 4.0), np.float32)
     centre, radius = (130, 100), 30
     shadow = cv2.GaussianBlur(disc(face, centre, radius).astype(np.float32), (0, 0), 4.0)
-    fading = 0.6 * towards_top(face, centre, radius) * shadow
+    fading = depth * towards_top(face, centre, radius) * shadow
     shadowed = noisy(face * (1.0 - fading)[:, :, None], 2)
     assert found_over(shadowed, clear, seen, maps).sum() > 1000  # alone: taken for a thing
     assert not found_over(shadowed, clear, seen, maps, hand_above(face, centre, radius, 2)).any()

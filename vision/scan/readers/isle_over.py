@@ -253,9 +253,10 @@ DARKEST_SHADOW = 1.2
 # casts it: such a part is its shadow too when its lightest tenth is at most PENUMBRA[0] darker
 # than lit paper, and its darkest tenth PENUMBRA[1] to DARKEST_SHADOW darker and nearer the hand.
 # Of the parts of the paper's hue lying under a thing on 4,400 hard tuning renders, the darkest
-# tenth measured at most 0.58 darker (and there lay farther from the hand than the lightest); of
-# three penumbrae taken for things beside a hand, 0.67 to 0.70, beside it.
-PENUMBRA = (0.12, 0.6)
+# tenth measured at most 0.58 darker, and there lay farther from the hand than the lightest: by
+# the hand, it tells a penumbra. Of three penumbrae taken for things beside a hand, it measured
+# 0.67 to 0.70; a fainter shadow's (its lightest tenth 0.12 darker than lit paper), 0.41.
+PENUMBRA = (0.15, 0.35)
 GRID_CLEAR = 8.0
 CAST_MM = 15.0
 LIT_PAPER = 0.05  # log units: bare paper this close to the brightest around is lit
