@@ -1472,8 +1472,8 @@ def towards_top(face: np.ndarray, centre: tuple[int, int], radius: int) -> np.nd
 @pytest.mark.parametrize("depth", [0.6, 0.5])
 def test_beside_a_hand_a_penumbra_darkening_towards_it_is_its_shadow(depth: float) -> None:
     # Half of it lighter than a white cup's inside, so not deep as a whole; but its lightest
-    # tenth is nearly lit paper, its darkest as deep as a shadow (or, a fainter shadow, 0.5
-    # darker: a white cup's inside, but not darkest by the hand), and lies by the hand.
+    # tenth is nearly lit paper, its darkest as deep as a shadow (or, where the shadow takes at
+    # most half the light, only as deep as a white cup's inside), and lies by the hand.
     maps, seen, clear = bare_sheet()
     face = np.asarray(cv2.GaussianBlur(hatched_face(5), (0, 0), 4.0), np.float32)
     centre, radius = (130, 100), 30
