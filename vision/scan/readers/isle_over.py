@@ -428,7 +428,7 @@ def smooth_blobs(
     outlined: Mask,
     found: Mask,
     over: Mask,
-    smooth: Mask | None = None,
+    smooth: Mask,
 ) -> Mask:
     """Cells under a cup on the island: SMOOTH_GROUP or more adjacent cells read alike (one
     pencil, or bare paper), none showing its printed outline, or two bare cells hiding it about
@@ -452,7 +452,7 @@ def smooth_blobs(
     is hatching of the cup's colour beside it too; so is a cell of the group or its rim that
     nothing found lies over and that is rough with strokes (SMOOTH_CELL). ``contrast``: how much
     each cell's outline shows; ``smooth``: where the photo is as smooth as paper
-    (``smooth_surface``; None: all of the sheet seen).
+    (``smooth_surface``).
     """
     count = len(reads)
     ys, xs = maps.spots
@@ -495,8 +495,6 @@ def smooth_blobs(
                 # whose outline shows as a cell's beside a cup does is hatching beside it.
                 members = members[found[members] | ~beside[members]]
             if rough is None:
-                if smooth is None:
-                    smooth = smooth_surface(image, clipped, np.ones(maps.shape, bool), maps)
                 rough = _rough_untouched(smooth, maps, over)
             inside[members[~rough[members]]] = True
             rim = [
@@ -1145,7 +1143,7 @@ def covered_cells(
     reads: list[Read],
     edges: Floats,
     outlined: Mask,
-    smooth: Mask | None = None,
+    smooth: Mask,
 ) -> Mask:
     """Per cell, whether a hand or a cup lies over it (``over``: where one was found over the
     sheet, ``reaching`` the part of it found by reaching the margin; ``edges``: how much each
