@@ -1062,9 +1062,34 @@ def bare_sheet() -> tuple[SheetMaps, np.ndarray, np.ndarray]:
     return maps, np.ones(maps.shape, bool), np.zeros((*maps.shape, 3), bool)
 
 
-def paper_smooth(image: np.ndarray, clipped: np.ndarray, maps: SheetMaps) -> np.ndarray:
-    """Where ``image`` is as smooth as paper, all of the sheet seen."""
-    return smooth_surface(image, clipped, np.ones(maps.shape, bool), maps)
+def blobs_seen(
+    image: np.ndarray,
+    clipped: np.ndarray,
+    maps: SheetMaps,
+    reads: list[Read],
+    contrast: np.ndarray,
+    outlined: np.ndarray,
+    found: np.ndarray,
+    over: np.ndarray,
+) -> np.ndarray:
+    """``smooth_blobs`` with all of the sheet seen."""
+    smooth = smooth_surface(image, clipped, np.ones(maps.shape, bool), maps)
+    return smooth_blobs(image, clipped, maps, reads, contrast, outlined, found, over, smooth)
+
+
+def covered_seen(
+    over: np.ndarray,
+    reaching: np.ndarray,
+    image: np.ndarray,
+    clipped: np.ndarray,
+    maps: SheetMaps,
+    reads: list[Read],
+    edges: np.ndarray,
+    outlined: np.ndarray,
+) -> np.ndarray:
+    """``covered_cells`` with all of the sheet seen."""
+    smooth = smooth_surface(image, clipped, np.ones(maps.shape, bool), maps)
+    return covered_cells(over, reaching, image, clipped, maps, reads, edges, outlined, smooth)
 
 
 def found_over(
@@ -1869,17 +1894,7 @@ def test_blurred_hatching_that_ends_where_its_cells_do_is_not_a_cup() -> None:
         reads: list[Read], hidden: np.ndarray = outlined, found: np.ndarray | None = None
     ) -> list[int]:
         apart = np.zeros(len(maps.names), bool) if found is None else found
-        under = smooth_blobs(
-            image,
-            clear,
-            maps,
-            reads,
-            contrast,
-            hidden,
-            apart,
-            near,
-            paper_smooth(image, clear, maps),
-        )
+        under = blobs_seen(image, clear, maps, reads, contrast, hidden, apart, near)
         return [int(k) for k in np.flatnonzero(under)]
 
     # Every cell around is read as paper: the blue ends at its cells' edges.
@@ -1920,17 +1935,7 @@ def test_plain_cells_of_a_pencil_with_nothing_found_near_them_are_blurred_hatchi
 
     def covered(mm: float) -> list[int]:
         spot = found_apart(maps, group, mm)
-        found = covered_cells(
-            spot,
-            nothing,
-            image,
-            clear,
-            maps,
-            reads,
-            edges,
-            outlined,
-            paper_smooth(image, clear, maps),
-        )
+        found = covered_seen(spot, nothing, image, clear, maps, reads, edges, outlined)
         return [int(k) for k in np.flatnonzero(found)]
 
     # Within a cup's rim of it, the group may lie under the cup found beside it...
@@ -1960,17 +1965,7 @@ def test_a_cell_of_a_plain_group_clear_of_the_cup_found_over_the_rest_may_be_bes
 
     def under_cup(shows: float) -> list[int]:
         contrast[group[2]] = shows
-        under = smooth_blobs(
-            image,
-            clear,
-            maps,
-            reads,
-            contrast,
-            outlined,
-            found,
-            near,
-            paper_smooth(image, clear, maps),
-        )
+        under = blobs_seen(image, clear, maps, reads, contrast, outlined, found, near)
         return [int(k) for k in np.flatnonzero(under)]
 
     # Its outline hidden, the third is as likely under the cup's unfound edge...
@@ -2000,17 +1995,7 @@ def test_a_cell_of_a_plain_group_that_nothing_found_lies_over_and_shows_strokes_
     image = np.full((*maps.shape, 3), 200.0, np.float32)
 
     def under_cup(over: np.ndarray) -> list[int]:
-        under = smooth_blobs(
-            image,
-            clear,
-            maps,
-            reads,
-            contrast,
-            outlined,
-            found,
-            over,
-            paper_smooth(image, clear, maps),
-        )
+        under = blobs_seen(image, clear, maps, reads, contrast, outlined, found, over)
         return [int(k) for k in np.flatnonzero(under)]
 
     # As smooth as a cup, the third is as likely under its unfound edge.
@@ -2039,17 +2024,7 @@ def test_a_smooth_thing_over_pencilled_cells_that_ends_where_they_do_is_hatching
 
     def covered(over: np.ndarray, reads: list[Read]) -> list[int]:
         nothing = np.zeros(maps.shape, bool)
-        found = covered_cells(
-            over,
-            nothing,
-            image,
-            clear,
-            maps,
-            reads,
-            edges,
-            outlined,
-            paper_smooth(image, clear, maps),
-        )
+        found = covered_seen(over, nothing, image, clear, maps, reads, edges, outlined)
         return [int(k) for k in np.flatnonzero(found)]
 
     # Every cell it reaches is read as blue, every cell around as paper: hatching.
@@ -2098,17 +2073,7 @@ def test_a_smooth_thing_reaching_a_cell_refused_under_another_thing_may_be_hatch
     nothing = np.zeros(maps.shape, bool)
 
     def covered(over: np.ndarray) -> list[int]:
-        found = covered_cells(
-            over,
-            nothing,
-            image,
-            clear,
-            maps,
-            reads,
-            edges,
-            outlined,
-            paper_smooth(image, clear, maps),
-        )
+        found = covered_seen(over, nothing, image, clear, maps, reads, edges, outlined)
         return [int(k) for k in np.flatnonzero(found)]
 
     # Alone, it is a cup lying over that cell: refused, it is a mix of the cup and its pencil.
@@ -2139,17 +2104,7 @@ def test_a_smooth_thing_that_stops_at_a_cells_outline_on_three_edges_is_its_hatc
 
     def covered(over: np.ndarray) -> list[int]:
         nothing = np.zeros(maps.shape, bool)
-        found = covered_cells(
-            over,
-            nothing,
-            image,
-            clear,
-            maps,
-            reads,
-            edges,
-            outlined,
-            paper_smooth(image, clear, maps),
-        )
+        found = covered_seen(over, nothing, image, clear, maps, reads, edges, outlined)
         return [int(k) for k in np.flatnonzero(found)]
 
     under_cup = covered(cup)
@@ -2190,9 +2145,7 @@ def test_hatching_that_ends_at_its_outline_once_its_neighbours_are_taken_is_hatc
             reads[k] = Read(maps.names[k], None, 0.0, "coloured only in part")
         over = np.isin(maps.whole, hatched) | hand
         # Traced from the margin, the hand and the hatching of its colour are one region.
-        found = covered_cells(
-            over, over, image, clear, maps, reads, edges, outlined, paper_smooth(image, clear, maps)
-        )
+        found = covered_seen(over, over, image, clear, maps, reads, edges, outlined)
         return [int(k) for k in np.flatnonzero(found)]
 
     # The two beside it end at their outlines but where they meet it: hatching, and so is it.
@@ -2222,17 +2175,7 @@ def test_a_thing_spilling_over_a_cells_outline_by_its_blur_leaves_the_cell_read(
     def covered(over: np.ndarray, sure: float, pencil: str | None = "green") -> bool:
         reads = [Read(name, None, 0.95) for name in maps.names]
         reads[cell] = Read(maps.names[cell], pencil, sure)
-        found = covered_cells(
-            over,
-            nothing,
-            image,
-            clear,
-            maps,
-            reads,
-            edges,
-            outlined,
-            paper_smooth(image, clear, maps),
-        )
+        found = covered_seen(over, nothing, image, clear, maps, reads, edges, outlined)
         return bool(found[cell])
 
     spilled = thing(2.0)
@@ -2264,17 +2207,7 @@ def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_sh
     ) -> list[int]:
         reads = blob_reads(maps, group, {hand: hidden, **(around or {})})
         over = smooth | reaching
-        found = covered_cells(
-            over,
-            reaching,
-            image,
-            clear,
-            maps,
-            reads,
-            edges,
-            outlined,
-            paper_smooth(image, clear, maps),
-        )
+        found = covered_seen(over, reaching, image, clear, maps, reads, edges, outlined)
         return [int(k) for k in np.flatnonzero(found)]
 
     showing = np.ones(len(maps.names), bool)
@@ -2320,17 +2253,7 @@ def test_hatching_beside_a_cup_is_not_under_it_where_the_cells_it_covers_are_ref
 
     def covered(read: Read) -> list[int]:
         reads = blob_reads(maps, group, {cup: read})
-        found = covered_cells(
-            over,
-            nothing,
-            image,
-            clear,
-            maps,
-            reads,
-            shown,
-            showing,
-            paper_smooth(image, clear, maps),
-        )
+        found = covered_seen(over, nothing, image, clear, maps, reads, shown, showing)
         return [int(k) for k in np.flatnonzero(found)]
 
     # Their outlines show, and but for the cell under the cup the cells around them are in plain
@@ -2352,17 +2275,7 @@ def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white
 
     def found(contrast: np.ndarray) -> list[int]:
         outlined = contrast >= 0.01
-        under = smooth_blobs(
-            image,
-            clear,
-            maps,
-            reads,
-            contrast,
-            outlined,
-            nothing,
-            none_over,
-            paper_smooth(image, clear, maps),
-        )
+        under = blobs_seen(image, clear, maps, reads, contrast, outlined, nothing, none_over)
         return [int(k) for k in np.flatnonzero(under)]
 
     # Two touching cells at a quarter of the sheet's clarity: a white cup's side over them.
@@ -2385,17 +2298,7 @@ def test_two_bare_cells_hiding_their_outlines_about_altogether_lie_under_a_white
     contrast[[first, second]] = 0.005
     contrast[third] = 0.02
     outlined = contrast >= 0.01
-    assert not smooth_blobs(
-        image,
-        glare,
-        maps,
-        reads,
-        contrast,
-        outlined,
-        nothing,
-        none_over,
-        paper_smooth(image, glare, maps),
-    ).any()
+    assert not blobs_seen(image, glare, maps, reads, contrast, outlined, nothing, none_over).any()
 
 
 def test_hatching_beside_a_hand_stays_so_where_the_hand_reaches_a_cell_of_another_pencil() -> None:
@@ -2419,17 +2322,7 @@ def test_hatching_beside_a_hand_stays_so_where_the_hand_reaches_a_cell_of_anothe
 
     def covered(read: Read) -> list[int]:
         reads = blob_reads(maps, group, {hand: hidden, edge: read})
-        found = covered_cells(
-            smooth,
-            under_hand,
-            image,
-            clear,
-            maps,
-            reads,
-            shown,
-            showing,
-            paper_smooth(image, clear, maps),
-        )
+        found = covered_seen(smooth, under_hand, image, clear, maps, reads, shown, showing)
         return [int(k) for k in np.flatnonzero(found)]
 
     # Read as red, showing its outline: the hand lies over its edge, and the blue cells are
@@ -2465,17 +2358,7 @@ def test_a_cell_bordering_a_cup_at_one_edge_with_its_outline_showing_is_beside_i
         return [
             int(k)
             for k in np.flatnonzero(
-                smooth_blobs(
-                    image,
-                    clear,
-                    maps,
-                    reads,
-                    contrast,
-                    outlined,
-                    nothing,
-                    near,
-                    paper_smooth(image, clear, maps),
-                )
+                blobs_seen(image, clear, maps, reads, contrast, outlined, nothing, near)
             )
         ]
 
@@ -2521,17 +2404,7 @@ def test_a_cup_whose_blurred_edge_spills_across_a_cells_outline_only_grazes_it()
         for k in far:
             reads[k] = Read(maps.names[k], "green", 0.99)
         nothing = np.zeros(maps.shape, bool)
-        found = covered_cells(
-            over,
-            nothing,
-            image,
-            clear,
-            maps,
-            reads,
-            edges,
-            showing,
-            paper_smooth(image, clear, maps),
-        )
+        found = covered_seen(over, nothing, image, clear, maps, reads, edges, showing)
         assert found[beside]
         return bool(found[cell])
 
@@ -2577,17 +2450,7 @@ def test_bare_cells_whose_faint_lines_still_show_lie_in_a_shadow_not_under_a_whi
     none_over = np.zeros(maps.shape, bool)
 
     def found(image: np.ndarray) -> list[int]:
-        under = smooth_blobs(
-            image,
-            clear,
-            maps,
-            reads,
-            contrast,
-            outlined,
-            nothing,
-            none_over,
-            paper_smooth(image, clear, maps),
-        )
+        under = blobs_seen(image, clear, maps, reads, contrast, outlined, nothing, none_over)
         return [int(k) for k in np.flatnonzero(under)]
 
     # The lines show, darker than the paper either side, however faintly: a shadow.
@@ -2621,17 +2484,7 @@ def test_a_cell_read_unsurely_with_a_thing_found_over_a_sliver_of_it_is_covered(
         reads[cell] = Read(maps.names[cell], "blue", sure)
         outlined = np.ones(len(maps.names), bool)
         outlined[cell] = outline
-        found = covered_cells(
-            over,
-            nothing,
-            image,
-            clear,
-            maps,
-            reads,
-            edges,
-            outlined,
-            paper_smooth(image, clear, maps),
-        )
+        found = covered_seen(over, nothing, image, clear, maps, reads, edges, outlined)
         return bool(found[cell])
 
     touch = sliver(round(0.02 * inside.sum()))
