@@ -408,6 +408,7 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (11213, "a red cell fitting red 12 times better, its hue nearer brown's: no matter"),
         (10896, "a hand over most of a bare cell, found over 2.8 % of it, read brown: covered"),
         (11641, "a cup's rim over part of a blue cell, found over 1.6 % of it, read bare: covered"),
+        (12566, "bare cells in a cup's deep shadow, their lines faint in noise: a white cup's"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -2460,6 +2461,42 @@ def test_bare_cells_whose_faint_lines_still_show_lie_in_a_shadow_not_under_a_whi
     cup = np.isin(maps.whole, group)
     image[cup] = plain[cup]
     assert found(image) == sorted(group)
+
+
+def test_bare_cells_as_dark_as_a_shadow_lie_in_it_where_their_lines_show_a_little() -> None:
+    maps, _, clear = bare_sheet()
+    (first, second, third), _ = touching_three(maps)
+    group = [first, second, third]
+    reads = [Read(name, None, 0.9) for name in maps.names]
+    contrast = np.full(len(maps.names), 0.02, np.float32)
+    contrast[group] = 0.005
+    outlined = contrast >= 0.01
+    nothing = np.zeros(len(maps.names), bool)
+    none_over = np.zeros(maps.shape, bool)
+    lines = maps.grid / maps.grid.max()
+    # A soft round shadow over the three cells, wider than they are.
+    centre = np.round(maps.centres[group].mean(axis=0) * SHEET_PPM).astype(int)
+    disc_mask = np.zeros(maps.shape, np.float32)
+    cv2.circle(disc_mask, (int(centre[0]), int(centre[1])), round(22 * SHEET_PPM), 1.0, -1)
+    shadow = np.asarray(cv2.GaussianBlur(disc_mask, (0, 0), 2.0 * SHEET_PPM), np.float32)
+
+    def found(depth: float, strength: float) -> list[int]:
+        """The cells taken for a white cup's, the printed lines ``depth`` deep and the shadow
+        darkening the paper by ``strength``."""
+        face = 200.0 * (1.0 - depth * lines) * (1.0 - strength * shadow)
+        image = noisy(np.dstack([face] * 3), 3)
+        under = blobs_seen(image, clear, maps, reads, contrast, outlined, nothing, none_over)
+        return [int(k) for k in np.flatnonzero(under)]
+
+    # In a shadow 0.6 darker (log units) than the paper, far darker than a white cup's side,
+    # the lines show only a little above the noise, the JPEG keeping less of them: a shadow.
+    assert found(0.01, 0.45) == []
+    # As faint a showing on cells lit as the paper, or shaded as a white cup's side, is not
+    # enough: blur from the cup's rim marks the lines as faintly.
+    assert found(0.005, 0.0) == sorted(group)
+    assert found(0.008, 0.25) == sorted(group)
+    # Deep, but with no line showing at all: something grey over them.
+    assert found(0.0, 0.45) == sorted(group)
 
 
 def test_a_cell_read_unsurely_with_a_thing_found_over_a_sliver_of_it_is_covered() -> None:
