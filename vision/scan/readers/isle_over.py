@@ -530,7 +530,8 @@ def _lines_show(depths: Floats, image: Floats, group: list[int], maps: SheetMaps
     """Whether printed lines show along the outlines of a group of bare cells (``depths``: the
     line's depth at each point along them, as ``line_depths`` finds), however faintly: darker
     than the paper either side by more than LINES_SHOW standard errors, or SHADED_LINES_SHOW
-    where the group is as dark as a shadow (far darker than a white cup's side)."""
+    where the group (cells of ``maps``, seen in ``image``) is as dark as a shadow, far darker
+    than a white cup's side. How dark is worked out only for the rare group that needs it."""
     depth, spread = float(depths.mean()), float(depths.std()) / float(np.sqrt(depths.size))
     if depth > LINES_SHOW * spread:
         return True
