@@ -2475,10 +2475,9 @@ def test_bare_cells_as_dark_as_a_shadow_lie_in_it_where_their_lines_show_a_littl
     none_over = np.zeros(maps.shape, bool)
     lines = maps.grid / maps.grid.max()
     # A soft round shadow over the three cells, wider than they are.
-    centre = np.round(maps.centres[group].mean(axis=0) * SHEET_PPM).astype(int)
-    disc_mask = np.zeros(maps.shape, np.float32)
-    cv2.circle(disc_mask, (int(centre[0]), int(centre[1])), round(22 * SHEET_PPM), 1.0, -1)
-    shadow = np.asarray(cv2.GaussianBlur(disc_mask, (0, 0), 2.0 * SHEET_PPM), np.float32)
+    x, y = np.round(maps.centres[group].mean(axis=0) * SHEET_PPM).astype(int)
+    spot = disc(np.zeros(maps.shape), (int(x), int(y)), round(22 * SHEET_PPM))
+    shadow = np.asarray(cv2.GaussianBlur(spot.astype(np.float32), (0, 0), 2.0 * SHEET_PPM))
 
     def found(depth: float, strength: float) -> list[int]:
         """The cells taken for a white cup's, the printed lines ``depth`` deep and the shadow
