@@ -412,6 +412,7 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (12011, "bare cells in a cup's wide shadow, beside a hand, measured against itself: a cup"),
         (9476, "a bare cell in a cup's wide shadow by the margin, measured against itself: a cup"),
         (10253, "bare cells in a cup's wide shadow by a hand, measured against itself: a cup"),
+        (12158, "bare cells in a cup's shadow, joined to cells under it, no line showing: a cup"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -2500,6 +2501,41 @@ def test_bare_cells_as_dark_as_a_shadow_lie_in_it_where_their_lines_show_a_littl
     assert found(0.008, 0.25) == sorted(group)
     # Deep, but with no line showing at all: something grey over them.
     assert found(0.0, 0.45) == sorted(group)
+
+
+def test_bare_cells_as_dark_as_a_shadow_beside_a_found_cup_lie_in_its_shadow() -> None:
+    maps, _, clear = bare_sheet()
+    (first, second, third), _ = touching_three(maps)
+    group = [first, second, third]
+    reads = [Read(name, None, 0.9) for name in maps.names]
+    contrast = np.full(len(maps.names), 0.02, np.float32)
+    contrast[group] = 0.005
+    outlined = contrast >= 0.01
+    # A yellow cup found over the first cell; a soft shadow, no line showing through it, over
+    # the other two and wider than they are.
+    cup = maps.whole == first
+    x, y = np.round(maps.centres[[second, third]].mean(axis=0)).astype(int)
+    spot = disc(np.zeros(maps.shape), (int(x), int(y)), round(24 * SHEET_PPM))
+    shadow = np.asarray(cv2.GaussianBlur(spot.astype(np.float32), (0, 0), 2.0 * SHEET_PPM))
+
+    def covered(strength: float, found_first: bool = True) -> list[int]:
+        """The cells taken for a white cup's, the shadow darkening the paper by ``strength``."""
+        face = np.dstack([200.0 * (1.0 - strength * shadow)] * 3)
+        face[cup] = (90.0, 170.0, 200.0)
+        found = np.zeros(len(maps.names), bool)
+        found[first] = found_first
+        over = cup if found_first else np.zeros(maps.shape, bool)
+        image = noisy(face, 3)
+        under = blobs_seen(image, clear, maps, reads, contrast, outlined, found, over)
+        return [int(k) for k in np.flatnonzero(under)]
+
+    # 0.6 darker (log units) than paper lit in full, far darker than a white cup's side: the
+    # found cup's shadow. The cell under the cup stays covered.
+    assert covered(0.45) == [first]
+    # Shaded as a white cup's side is (0.29 darker): its side, beside what was found of it.
+    assert covered(0.25) == sorted(group)
+    # As deep, but beside nothing found: something grey over all three.
+    assert covered(0.45, found_first=False) == sorted(group)
 
 
 def test_a_cell_read_unsurely_with_a_thing_found_over_a_sliver_of_it_is_covered() -> None:
