@@ -2439,19 +2439,25 @@ def test_a_cup_whose_blurred_edge_spills_across_a_cells_outline_only_grazes_it()
     assert covered(edges, over=wrapping)
 
 
+def faint_bare_three(
+    maps: SheetMaps,
+) -> tuple[list[int], list[Read], np.ndarray, np.ndarray]:
+    """Three touching cells, every cell read bare, how clearly each shows its outline (the three
+    far fainter than the sheet's others) and whether it shows."""
+    group, _ = touching_three(maps)
+    reads = [Read(name, None, 0.9) for name in maps.names]
+    contrast = np.full(len(maps.names), 0.02, np.float32)
+    contrast[group] = 0.005
+    return group, reads, contrast, contrast >= 0.01
+
+
 def test_bare_cells_whose_faint_lines_still_show_lie_in_a_shadow_not_under_a_white_cup() -> None:
     maps, _, clear = bare_sheet()
-    (first, second, third), _ = touching_three(maps)
-    group = [first, second, third]
-    reads = [Read(name, None, 0.9) for name in maps.names]
+    group, reads, contrast, outlined = faint_bare_three(maps)
     # The printed grid, faint (a shadow and JPEG leave a tenth of a line's depth), in noise.
     lines = maps.grid / maps.grid.max()
     shadowed = 120.0 * (1.0 - 0.02 * lines)
     image = noisy(np.dstack([shadowed] * 3), 3)
-    # How clearly each cell's outline shows: the three far fainter than the sheet's others.
-    contrast = np.full(len(maps.names), 0.02, np.float32)
-    contrast[group] = 0.005
-    outlined = contrast >= 0.01
     nothing = np.zeros(len(maps.names), bool)
     none_over = np.zeros(maps.shape, bool)
 
@@ -2470,12 +2476,7 @@ def test_bare_cells_whose_faint_lines_still_show_lie_in_a_shadow_not_under_a_whi
 
 def test_bare_cells_as_dark_as_a_shadow_lie_in_it_where_their_lines_show_a_little() -> None:
     maps, _, clear = bare_sheet()
-    (first, second, third), _ = touching_three(maps)
-    group = [first, second, third]
-    reads = [Read(name, None, 0.9) for name in maps.names]
-    contrast = np.full(len(maps.names), 0.02, np.float32)
-    contrast[group] = 0.005
-    outlined = contrast >= 0.01
+    group, reads, contrast, outlined = faint_bare_three(maps)
     nothing = np.zeros(len(maps.names), bool)
     none_over = np.zeros(maps.shape, bool)
     lines = maps.grid / maps.grid.max()
@@ -2505,12 +2506,8 @@ def test_bare_cells_as_dark_as_a_shadow_lie_in_it_where_their_lines_show_a_littl
 
 def test_bare_cells_as_dark_as_a_shadow_beside_a_found_cup_lie_in_its_shadow() -> None:
     maps, _, clear = bare_sheet()
-    (first, second, third), _ = touching_three(maps)
-    group = [first, second, third]
-    reads = [Read(name, None, 0.9) for name in maps.names]
-    contrast = np.full(len(maps.names), 0.02, np.float32)
-    contrast[group] = 0.005
-    outlined = contrast >= 0.01
+    group, reads, contrast, outlined = faint_bare_three(maps)
+    first, second, third = group
     # A yellow cup found over the first cell; a soft shadow, no line showing through it, over
     # the other two and wider than they are.
     cup = maps.whole == first
