@@ -150,6 +150,19 @@ def test_a_blank_face_cannot_be_aligned() -> None:
     assert grid_alignment(blank, IsleReader().maps(sheet()), np.empty((0, 2))) is None
 
 
+def test_each_edge_of_a_cells_outline_faces_the_cell_across_it() -> None:
+    maps = IsleReader().maps(sheet())
+    _, left, right = maps.outline
+    for k, near in enumerate(maps.neighbours):
+        assert sorted(int(n) for n in maps.across[k] if n >= 0) == sorted(near)
+        for edge, other in enumerate(maps.across[k]):
+            # Either side of the edge's middle: this cell, and the one across it (or none).
+            middle = len(left[k, edge]) // 2
+            points = np.round([left[k, edge, middle], right[k, edge, middle]]).astype(int)
+            sides = [int(maps.whole[y, x]) for x, y in points]
+            assert sorted(sides) == sorted([k, other])
+
+
 def test_the_paper_white_of_a_clipped_channel_is_measured_where_the_paper_is_darker() -> None:
     # Warm light: red reads 1.3 times green on paper, past the sensor's limit where the paper is
     # bright; a vignetted band of the margin keeps it below the limit.
@@ -413,6 +426,9 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (9476, "a bare cell in a cup's wide shadow by the margin, measured against itself: a cup"),
         (10253, "bare cells in a cup's wide shadow by a hand, measured against itself: a cup"),
         (12158, "bare cells in a cup's shadow, joined to cells under it, no line showing: a cup"),
+        (9045, "half a brown cell blurred smooth, run on into one under a hand: covered"),
+        (8395, "half a red cell blurred smooth, run on into red cells by a hand: covered"),
+        (9925, "half a brown cell traced with a brown hand, run on into brown cells: covered"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -2158,6 +2174,49 @@ def test_hatching_that_ends_at_its_outline_once_its_neighbours_are_taken_is_hatc
     assert not set(covered(under)) & set(hatched)
     # Under the hand too, they leave it ringed by the hand on four edges: under it.
     assert cell in covered(under + hatched[1:])
+
+
+def test_hatching_running_on_into_its_pencils_cells_towards_a_hand_is_hatching() -> None:
+    maps, _, clear = bare_sheet()
+    # A blue cell, a blue cell beside it, and a hand beyond that one: blurred as smooth as the
+    # hand, the second cell's hatching joins it, and half of the first's joins that, ending at
+    # its outline on the two edges beside the one they share.
+    cell = next(
+        k
+        for k, near in enumerate(maps.neighbours)
+        if len(near) == 6 and all(len(maps.neighbours[n]) == 6 for n in near)
+    )
+    shared = next(e for e in range(6) if maps.across[cell, e] >= 0)
+    beside = int(maps.across[cell, shared])
+    towards = maps.centres[beside] - maps.centres[cell]
+    x, y = np.round(maps.centres[beside] + 1.3 * towards).astype(int)
+    hand = disc(np.zeros(maps.shape, bool), (int(x), int(y)), 20)
+    assert hand[maps.whole == beside].any() and not hand[maps.whole == cell].any()
+    towards /= np.linalg.norm(towards)
+    ys, xs = np.mgrid[: maps.shape[0], : maps.shape[1]]
+    # How far each pixel lies past the cell's middle towards the hand (mm).
+    ahead = (xs - maps.centres[cell, 0]) * towards[0] + (ys - maps.centres[cell, 1]) * towards[1]
+    edges = np.full((len(maps.names), 6), 0.05, np.float32)
+    outlined = np.ones(len(maps.names), bool)
+    image = np.full((*maps.shape, 3), 200.0, np.float32)
+    nothing = np.zeros(maps.shape, bool)
+
+    def covered(past_middle: float, other: str | None = "blue") -> list[int]:
+        # 0.88 sure: not so surely that hatching beside a thing would be asked of it.
+        reads = [Read(name, None, 0.9) for name in maps.names]
+        reads[cell] = Read(maps.names[cell], "blue", 0.88)
+        reads[beside] = Read(maps.names[beside], other, 0.88)
+        half = (maps.whole == cell) & (ahead >= -past_middle)
+        over = hand | (maps.whole == beside) | half
+        found = covered_seen(over, nothing, image, clear, maps, reads, edges, outlined)
+        return [int(k) for k in np.flatnonzero(found)]
+
+    under_hand = covered(0.0)
+    assert beside in under_hand and cell not in under_hand
+    # Running on into a cell read as another pencil, or bare, it is what lies over that one.
+    assert cell in covered(0.0, "red") and cell in covered(0.0, None)
+    # Over most of the cell, it is a thing over it, read as the thing's colour.
+    assert cell in covered(5.0)
 
 
 def test_a_thing_spilling_over_a_cells_outline_by_its_blur_leaves_the_cell_read() -> None:

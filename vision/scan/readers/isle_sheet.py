@@ -39,6 +39,7 @@ class SheetMaps:
     names: tuple[str, ...]
     centres: NDArray[np.float64]  # C x 2 mm
     neighbours: tuple[tuple[int, ...], ...]
+    across: NDArray[np.intp]  # C x 6: the cell across each edge of each outline, or -1
     spots: tuple[NDArray[np.intp], NDArray[np.intp]]  # inner pixels read (rows, columns)
     owner: NDArray[np.intp]  # their cell
     offsets: Floats  # N x 2: their place in the cell (cm from its centre)
@@ -111,6 +112,11 @@ def sheet_maps(layout: Layout) -> SheetMaps:
     neighbours = tuple(
         tuple(np.nonzero(np.abs(d - pitch) < 0.1 * pitch)[0].tolist()) for d in apart
     )
+    corners = np.array([h.corners() for _, h in hexagons])  # C x 6 x 2, as the outline's
+    # The cell across an edge has its centre mirrored in the edge's midpoint.
+    mirrored = corners + np.roll(corners, -1, axis=1) - centres[:, None, :]
+    gap = np.linalg.norm(mirrored[:, :, None, :] - centres[None, None, :, :], axis=3)
+    across = np.where(gap.min(axis=2) < 0.1 * pitch, gap.argmin(axis=2), -1).astype(np.intp)
     ys, xs = np.nonzero(inner >= 0)
     keep = (ys % 2 == 0) & (xs % 2 == 0)  # pixels 1 mm apart say much the same
     ys, xs = ys[keep], xs[keep]
@@ -133,6 +139,7 @@ def sheet_maps(layout: Layout) -> SheetMaps:
         tuple(f"cell ({r},{c})" for (r, c), _ in hexagons),
         centres,
         neighbours,
+        across,
         (ys, xs),
         owner,
         (offsets / 10.0).astype(np.float32),
