@@ -429,6 +429,8 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (9045, "half a brown cell blurred smooth, run on into one under a hand: covered"),
         (8395, "half a red cell blurred smooth, run on into red cells by a hand: covered"),
         (9925, "half a brown cell traced with a brown hand, run on into brown cells: covered"),
+        (9684, "a bare cell a found cup's rim spills over by its blur: covered"),
+        (8639, "a bare cell a found cup's rim spills over along one edge: covered"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1107,10 +1109,13 @@ def covered_seen(
     reads: list[Read],
     edges: np.ndarray,
     outlined: np.ndarray,
+    rims: np.ndarray | None = None,
 ) -> np.ndarray:
-    """``covered_cells`` with all of the sheet seen."""
+    """``covered_cells`` with all of the sheet seen (``rims``: where found cups lie, by their
+    rims; none if not given)."""
     smooth = smooth_surface(image, clipped, np.ones(maps.shape, bool), maps)
-    return covered_cells(over, reaching, image, clipped, maps, reads, edges, outlined, smooth)
+    cups = np.zeros(maps.shape, bool) if rims is None else rims
+    return covered_cells(over, reaching, cups, image, clipped, maps, reads, edges, outlined, smooth)
 
 
 def found_over(
@@ -2237,10 +2242,12 @@ def test_a_thing_spilling_over_a_cells_outline_by_its_blur_leaves_the_cell_read(
         x, y = np.round(middle + towards * (radius - spill_mm) * SHEET_PPM).astype(int)
         return disc(nothing, (int(x), int(y)), radius)
 
-    def covered(over: np.ndarray, sure: float, pencil: str | None = "green") -> bool:
+    def covered(
+        over: np.ndarray, sure: float, pencil: str | None = "green", rims: np.ndarray = nothing
+    ) -> bool:
         reads = [Read(name, None, 0.95) for name in maps.names]
         reads[cell] = Read(maps.names[cell], pencil, sure)
-        found = covered_seen(over, nothing, image, clear, maps, reads, edges, outlined)
+        found = covered_seen(over, nothing, image, clear, maps, reads, edges, outlined, rims)
         return bool(found[cell])
 
     spilled = thing(2.0)
@@ -2251,8 +2258,15 @@ def test_a_thing_spilling_over_a_cells_outline_by_its_blur_leaves_the_cell_read(
     # it may lie under a white cup's side, found only by the coffee beside it.
     assert covered(spilled, 0.7)
     assert covered(spilled, 0.95, None)
+    # A cup whose rim was found lies within it: read surely as bare paper, the cell is read,
+    # unless something else found reaches it.
+    assert not covered(spilled, 0.95, None, spilled)
+    near = cv2.dilate((maps.whole == cell).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    elsewhere = spilled & ~near
+    assert covered(spilled, 0.95, None, elsewhere)
     # Reaching 5 mm in, it lies over the cell.
     assert covered(thing(5.0), 0.95)
+    assert covered(thing(5.0), 0.95, None, thing(5.0))
 
 
 def test_hatching_beside_a_hand_at_the_edge_is_not_under_it_when_its_outlines_show() -> None:

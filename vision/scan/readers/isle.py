@@ -1120,7 +1120,8 @@ class IsleReader:
         things = reaching | smooth_objects(
             image, clipped, seen, light.white, maps, smooth, reaching
         )
-        things |= cup_rims(things, seen, image, light.white)
+        rims = cup_rims(things, seen, image, light.white)
+        things |= rims
         # Beside a hand or a cup, what looks lit beyond the paper around may be the thing itself
         # (lit, while its shadow darkens the paper the white was measured on).
         beside = (
@@ -1222,7 +1223,7 @@ class IsleReader:
         lit = cell_means(whites, owner, count) * (CARD_SLACK if guessed.all() else 1.0)
         reads = unseen_strokes(reads, lit, maps.centres, ABSORB)
         under = covered_cells(
-            things, reaching, image, clipped, maps, reads, edges, outlined, smooth
+            things, reaching, rims, image, clipped, maps, reads, edges, outlined, smooth
         )
         return [
             Read(place, None, 0.0, f"{place}: outside the photo")
