@@ -1236,11 +1236,11 @@ def covered_cells(
 ) -> Mask:
     """Per cell, whether a hand or a cup lies over it (``over``: where one was found over the
     sheet, ``reaching`` the part of it found by reaching the margin, ``rims`` where the cups whose
-    rims were found lie; ``edges``: how much each
-    edge of each cell's outline shows; ``outlined``: whether it shows as a cell's in plain view
-    does). Found over a sliver of a cell whose outline does not show, a thing may lie unfound
-    over more of it, mixing with what the cell reads as: read less than BESIDE_SURE sure, it is
-    covered too. ``smooth``: where the photo is as smooth as paper, as ``smooth_blobs`` takes it."""
+    rims were found lie; ``edges``: how much each edge of each cell's outline shows;
+    ``outlined``: whether it shows as a cell's in plain view does). Found over a sliver of a cell
+    whose outline does not show, a thing may lie unfound over more of it, mixing with what the
+    cell reads as: read less than BESIDE_SURE sure, it is covered too. ``smooth``: where the photo
+    is as smooth as paper, as ``smooth_blobs`` takes it."""
     count = len(maps.names)
     whole = maps.whole >= 0
     area = np.maximum(maps.areas, 1)
