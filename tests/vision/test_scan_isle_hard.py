@@ -1854,6 +1854,15 @@ def test_a_cups_side_between_its_rim_and_the_part_of_it_found_is_the_cups(
     assert not found[hand & (cv2.dilate(cup, np.ones((9, 9), np.uint8)) == 0)].any()
 
 
+def deep_cell(maps: SheetMaps) -> int:
+    """A cell of the island whose six neighbours have six neighbours each."""
+    return next(
+        k
+        for k, near in enumerate(maps.neighbours)
+        if len(near) == 6 and all(len(maps.neighbours[n]) == 6 for n in near)
+    )
+
+
 def touching_three(maps: SheetMaps) -> tuple[list[int], list[int]]:
     """Three cells of the island that touch one another, and the cells around them."""
     first = next(k for k, near in enumerate(maps.neighbours) if len(near) == 6)
@@ -2148,11 +2157,7 @@ def test_hatching_that_ends_at_its_outline_once_its_neighbours_are_taken_is_hatc
     # A blue cell, two blue cells beside it, and two cells beyond it under a hand: blurred as
     # smooth as the hand, the three cells' hatching joins it, and the cell between them meets
     # something found beyond four of its edges.
-    cell = next(
-        k
-        for k, near in enumerate(maps.neighbours)
-        if len(near) == 6 and all(len(maps.neighbours[n]) == 6 for n in near)
-    )
+    cell = deep_cell(maps)
     towards = maps.centres[list(maps.neighbours[cell])] - maps.centres[cell]
     ring = [maps.neighbours[cell][i] for i in np.argsort(np.arctan2(towards[:, 1], towards[:, 0]))]
     hatched, under = [cell, ring[0], ring[1]], [ring[3], ring[4]]
@@ -2186,11 +2191,7 @@ def test_hatching_running_on_into_its_pencils_cells_towards_a_hand_is_hatching()
     # A blue cell, a blue cell beside it, and a hand beyond that one: blurred as smooth as the
     # hand, the second cell's hatching joins it, and half of the first's joins that, ending at
     # its outline on the two edges beside the one they share.
-    cell = next(
-        k
-        for k, near in enumerate(maps.neighbours)
-        if len(near) == 6 and all(len(maps.neighbours[n]) == 6 for n in near)
-    )
+    cell = deep_cell(maps)
     shared = next(e for e in range(6) if maps.across[cell, e] >= 0)
     beside = int(maps.across[cell, shared])
     towards = maps.centres[beside] - maps.centres[cell]

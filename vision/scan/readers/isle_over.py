@@ -1159,13 +1159,18 @@ def _either_side(over: Mask, maps: SheetMaps) -> tuple[Mask, Mask]:
     return _sampled(over, on - outward), _sampled(over, on + outward)
 
 
+def _stopping(inside: Mask, beyond: Mask) -> Mask:
+    """Per cell and edge, whether what was found over the sheet stops at the printed line:
+    found ``inside`` it and not ``beyond`` (as ``_either_side`` samples them) along STOPS_ALONG
+    of its points."""
+    return np.asarray((inside & ~beyond).mean(axis=2) >= STOPS_ALONG, bool)
+
+
 def _ending_at_outline(inside: Mask, beyond: Mask) -> Mask:
-    """Per cell, whether what was found over the sheet stops at its printed outline (found
-    ``inside`` it, not ``beyond``, as ``_either_side`` samples them) on STOPPED_EDGES of its
-    edges or more: hatching blurred as smooth as a cup, joined to one or on its own, ends where
-    its cell does; a cup or a hand is round."""
-    stops = (inside & ~beyond).mean(axis=2) >= STOPS_ALONG
-    return np.asarray(stops.sum(axis=1) >= STOPPED_EDGES, bool)
+    """Per cell, whether what was found over the sheet stops at its printed outline
+    (``_stopping``) on STOPPED_EDGES of its edges or more: hatching blurred as smooth as a cup,
+    joined to one or on its own, ends where its cell does; a cup or a hand is round."""
+    return np.asarray(_stopping(inside, beyond).sum(axis=1) >= STOPPED_EDGES, bool)
 
 
 def _hatching_ending(
@@ -1199,13 +1204,12 @@ def _hatching_running_on(
     across = maps.across
     alike = (across >= 0) & pencilled[across] & (values[across] == values[:, None])
     crossed = beyond.mean(axis=2) > 1.0 - STOPS_ALONG
-    stops = (inside & ~beyond).mean(axis=2) >= STOPS_ALONG
     return np.asarray(
         pencilled
         & sure
         & (share <= RUN_ON_SHARE)
         & ~(crossed & ~alike).any(axis=1)
-        & stops.any(axis=1),
+        & _stopping(inside, beyond).any(axis=1),
         bool,
     )
 

@@ -72,11 +72,11 @@ def disc(mm: float) -> NDArray[np.uint8]:
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)), np.uint8)
 
 
-def _outline_samples(hexagons: list[Hexagon]) -> tuple[Floats, Floats, Floats]:
-    """Points along each edge of every hexagon (clear of its corners), on the line and
-    LINE_SIDE_MM to either side of it, in pixels."""
+def _outline_samples(corners: NDArray[np.float64]) -> tuple[Floats, Floats, Floats]:
+    """Points along each edge of every hexagon (``corners``: C x 6 x 2 mm, edge e from corner e
+    to the next), clear of its corners, on the line and LINE_SIDE_MM to either side of it, in
+    pixels."""
     along = np.linspace(0.15, 0.85, LINE_SAMPLES)[None, None, :, None]
-    corners = np.array([h.corners() for h in hexagons])  # C x 6 x 2
     edge = np.roll(corners, -1, axis=1) - corners
     normal = np.stack([-edge[..., 1], edge[..., 0]], axis=-1)
     normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
@@ -98,21 +98,19 @@ def sheet_maps(layout: Layout) -> SheetMaps:
     whole = np.full(shape, -1, np.int32)
     grid = np.zeros(shape, np.float32)
     shift = 4  # fractional bits of sub-pixel drawing
-    for i, (_, hexagon) in enumerate(hexagons):
-        corners = np.array(hexagon.corners())
-        centre = np.array([hexagon.cx, hexagon.cy])
-        part = centre + (corners - centre) * INNER
-        cv2.fillPoly(inner, [np.round(part * SHEET_PPM).astype(np.int32)], i)
-        cv2.fillPoly(whole, [np.round(corners * SHEET_PPM).astype(np.int32)], i)
-        points = np.round(corners * SHEET_PPM * (1 << shift)).astype(np.int32)
-        cv2.polylines(grid, [points], True, 1.0, 1, cv2.LINE_AA, shift)
+    corners = np.array([h.corners() for _, h in hexagons])  # C x 6 x 2 mm
     centres = np.array([(h.cx, h.cy) for _, h in hexagons])
+    for i, (around, centre) in enumerate(zip(corners, centres, strict=True)):
+        part = centre + (around - centre) * INNER
+        cv2.fillPoly(inner, [np.round(part * SHEET_PPM).astype(np.int32)], i)
+        cv2.fillPoly(whole, [np.round(around * SHEET_PPM).astype(np.int32)], i)
+        points = np.round(around * SHEET_PPM * (1 << shift)).astype(np.int32)
+        cv2.polylines(grid, [points], True, 1.0, 1, cv2.LINE_AA, shift)
     pitch = np.sqrt(3.0) * hexagons[0][1].r
     apart = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
     neighbours = tuple(
         tuple(np.nonzero(np.abs(d - pitch) < 0.1 * pitch)[0].tolist()) for d in apart
     )
-    corners = np.array([h.corners() for _, h in hexagons])  # C x 6 x 2, as the outline's
     # The cell across an edge has its centre mirrored in the edge's midpoint.
     mirrored = corners + np.roll(corners, -1, axis=1) - centres[:, None, :]
     gap = np.linalg.norm(mirrored[:, :, None, :] - centres[None, None, :, :], axis=3)
@@ -154,7 +152,7 @@ def sheet_maps(layout: Layout) -> SheetMaps:
         ),
         blurred > LINE_SHARE * blurred.max(),
         blurred < CLEAR_SHARE * blurred.max(),
-        _outline_samples([h for _, h in hexagons]),
+        _outline_samples(corners),
     )
 
 
