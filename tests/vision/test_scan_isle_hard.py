@@ -431,6 +431,7 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (9925, "half a brown cell traced with a brown hand, run on into brown cells: covered"),
         (9684, "a bare cell a found cup's rim spills over by its blur: covered"),
         (8639, "a bare cell a found cup's rim spills over along one edge: covered"),
+        (11842, "a sliver of a brown cell joined to brown hatching by a hand: covered"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -2223,6 +2224,10 @@ def test_hatching_running_on_into_its_pencils_cells_towards_a_hand_is_hatching()
     assert cell in covered(0.0, "red") and cell in covered(0.0, None)
     # Over most of the cell, it is a thing over it, read as the thing's colour.
     assert cell in covered(5.0)
+    # Over a sliver of it, by the edge they share, it need not end at the cell's outline: so
+    # little of a thing, were it one, would hardly mix with the cell's pencil. Over a third of
+    # it, ending nowhere at its outline, it is a thing coming in.
+    assert cell not in covered(-6.0) and cell in covered(-3.0)
 
 
 def test_a_thing_spilling_over_a_cells_outline_by_its_blur_leaves_the_cell_read() -> None:
