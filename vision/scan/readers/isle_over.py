@@ -140,7 +140,7 @@ STOPPED_EDGES = 3
 # thing coming in, so little of it would hardly mix with the cell's pencil. Of the cells so
 # found on the same renders, the 53 under at most 0.25 of it were all read right, and the first
 # read wrong lay under 0.36 (a hand over two thirds of a bare cell, read brown). On 1,000 fresh
-# hard renders one board more was read exactly, and none fewer on 6,400 others.
+# hard renders one board more was read exactly, and none fewer on 5,400 others.
 RUN_ON_SHARE = 0.6
 RUN_ON_SLIVER = 0.25
 # A thing beside a cell, its edge along the cell's outline or across a corner, spills over the
