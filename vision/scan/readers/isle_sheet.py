@@ -107,14 +107,11 @@ def sheet_maps(layout: Layout) -> SheetMaps:
         points = np.round(around * SHEET_PPM * (1 << shift)).astype(np.int32)
         cv2.polylines(grid, [points], True, 1.0, 1, cv2.LINE_AA, shift)
     pitch = np.sqrt(3.0) * hexagons[0][1].r
-    apart = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
-    neighbours = tuple(
-        tuple(np.nonzero(np.abs(d - pitch) < 0.1 * pitch)[0].tolist()) for d in apart
-    )
     # The cell across an edge has its centre mirrored in the edge's midpoint.
     mirrored = corners + np.roll(corners, -1, axis=1) - centres[:, None, :]
     gap = np.linalg.norm(mirrored[:, :, None, :] - centres[None, None, :, :], axis=3)
     across = np.where(gap.min(axis=2) < 0.1 * pitch, gap.argmin(axis=2), -1).astype(np.intp)
+    neighbours = tuple(tuple(sorted(int(n) for n in row if n >= 0)) for row in across)
     ys, xs = np.nonzero(inner >= 0)
     keep = (ys % 2 == 0) & (xs % 2 == 0)  # pixels 1 mm apart say much the same
     ys, xs = ys[keep], xs[keep]
