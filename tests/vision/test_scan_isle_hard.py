@@ -30,10 +30,13 @@ from vision.scan.readers.isle import (
     BOUNDED_WEIGHT,
     BRIGHTEST_CELL,
     CLIPPED,
+    LIFTED_CLEARLY,
     NEAR_CLEARLY,
+    OUTLINED_BRIGHTEST,
     PAPER,
     PENCILS,
     SHADED_CELL,
+    WORST_FIT,
     CellFit,
     IsleReader,
     PaperMap,
@@ -432,6 +435,7 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (9684, "a bare cell a found cup's rim spills over by its blur: covered"),
         (8639, "a bare cell a found cup's rim spills over along one edge: covered"),
         (11842, "a sliver of a brown cell joined to brown hatching by a hand: covered"),
+        (12712, "a red cell lit beyond a shadow's guessed white, its red clipped: refused"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -976,6 +980,37 @@ def test_a_pencils_hue_is_fitted_only_the_way_its_strokes_darken() -> None:
     misfit = hue_misfit(pixels, pixels < 0, white, owner, 1)[:, 0]
     brown, blue = (PENCILS.index(p) for p in ("brown", "blue"))
     assert misfit[blue] > 50.0 * misfit[brown]
+
+
+def test_a_red_cell_lit_beyond_its_paper_is_fitted_as_brightly_as_its_clipped_red_shows() -> None:
+    # A red cell lit 1.4 times as brightly as the paper's white there (its outline shows: the
+    # white, a shadow's nearby, is off), its red clipped on every pixel: blue and green, which
+    # red absorbs alike, cannot tell its light from its ink.
+    ys, xs = (axis.ravel() for axis in np.mgrid[0:9, 0:9].astype(np.float32))
+    white = np.tile(np.array([135.0, 180.0, 217.0], np.float32), (81, 1))
+    pressure = np.where((xs + ys) % 3 < 2, 0.8, 0.3)[:, None]
+    pixels = np.minimum(1.4 * white * (1.0 - pressure * ABSORB[PENCILS.index("red")]), 255.0)
+    pixels = np.asarray(
+        pixels + np.random.default_rng(1).normal(0.0, 2.0, pixels.shape), np.float32
+    )
+    offsets = np.asarray(np.stack([xs - 4.0, ys - 4.0], axis=1) / 4.0, np.float32)
+    clipped = pixels >= CLIPPED
+    assert clipped[:, 2].all()
+    brightest = np.full(81, OUTLINED_BRIGHTEST, np.float32)
+    args = (pixels, clipped, white, np.zeros(81, np.intp), offsets, 1, np.ones(3, np.float32))
+
+    def read(fit: CellFit) -> Read:
+        return judge("cell (2,2)", fit, 0, True, True, LIFTED_CLEARLY)
+
+    # Fitted as lit as the paper, red's prediction falls short of the red the sensor clipped.
+    loose = fit_cells(*args, brightest)
+    assert loose.misfit[PENCILS.index("red"), 0] > WORST_FIT
+    assert read(loose).problem == "cell (2,2): covered, or no pencil (red fits poorly)"
+    # Bounded by its clipped red, the light is fitted at least as bright as that red needs.
+    bounded = fit_cells(*args, brightest, censored=True)
+    assert loose.light[PENCILS.index("red"), 0] < 1.1
+    assert bounded.light[PENCILS.index("red"), 0] > 1.25
+    assert read(bounded).value == "red"
 
 
 def scattered_fit(red: float, brown: float) -> CellFit:

@@ -721,6 +721,7 @@ def fit_cells(
     count: int,
     weight: Floats,
     brightest: Floats,
+    censored: bool = False,
 ) -> CellFit:
     """Every cell's fit by every pencil (``brightest``: per pixel, how much brighter than
     ``white`` it may be lit).
@@ -729,43 +730,35 @@ def fit_cells(
     or darker by beta_p (a plane across the cell: a shadow's soft edge), less the ink lam_p of
     the pencil d. With lam_p eliminated per pixel, beta's plane is a small least squares problem
     per cell, held to 1 (the paper around) unless the cell shows otherwise. Clipped channels
-    take no part, and count against a fit that predicts them darker than they read.
+    take no part, and count against a fit that predicts them darker than they read;
+    ``censored``: besides, where they do, they bound the light, so that a cell lit as brightly
+    as its clipped channels show is fitted so.
     """
-    w = np.where(clipped, 0.0, 1.0).astype(np.float32) * weight[None, :]
     basis = np.concatenate([np.ones((len(pixels), 1), np.float32), offsets], axis=1)
-    ww_c = w * white * white
-    wo_c = w * white * pixels
-    ww, wow = channel_sum(ww_c), channel_sum(wo_c)
-    # Per pixel and pencil (N x K), with v = W * d: v.v, v.W and v.o over the measured channels.
-    vv = ww_c @ (ABSORB * ABSORB).T
-    vw = ww_c @ ABSORB.T
-    vo = wo_c @ ABSORB.T
-    some = vv > 1e-9
-    vv_safe = np.where(some, vv, 1.0)
-    # What is left of the pixel, and of the white, once the ink's direction is taken out.
-    num = np.where(some, wow[:, None] - vo * vw / vv_safe, 0.0)
-    den = np.where(some, ww[:, None] - vw * vw / vv_safe, 0.0)
-    held = np.bincount(owner, channel_sum(white * white), count)
+    w = np.where(clipped, 0.0, 1.0).astype(np.float32) * weight[None, :]
+    sums = _ink_sums(pixels, white, w)
+    beta = _light(sums, white, owner, basis, count, brightest)
+    if censored and clipped.any():
+        # A clipped channel is only known to be at least as bright as it reads: where a
+        # pencil's fit predicts it darker, it bounds the light, and counts as read.
+        ink = np.maximum(sums.signed(beta), 0.0)
+        short = np.stack(
+            [
+                clipped
+                & (
+                    white * (beta[:, k, None] - ink[:, k, None] * ABSORB[k])
+                    < np.minimum(pixels, CLIPPED)
+                )
+                for k in range(len(ABSORB))
+            ]
+        )
+        if short.any():
+            sums = _pencil_sums(pixels, white, np.where(clipped & ~short, 0.0, weight))
+            beta = _light(sums, white, owner, basis, count, brightest)
     kinds = len(ABSORB)
-    normal = np.zeros((kinds, count, 3, 3))
-    rhs = np.zeros((kinds, count, 3))
-    pairs = [(i, j, basis[:, i] * basis[:, j]) for i in range(3) for j in range(i, 3)]
-    for k in range(kinds):
-        for i in range(3):
-            rhs[k, :, i] = np.bincount(owner, basis[:, i] * num[:, k], count)
-        for i, j, product in pairs:
-            normal[k, :, i, j] = normal[k, :, j, i] = np.bincount(owner, product * den[:, k], count)
-    normal[:, :, 0, 0] += PAPER_PRIOR * held
-    rhs[:, :, 0] += PAPER_PRIOR * held
-    normal[:, :, 1, 1] += SLOPE_PRIOR * held
-    normal[:, :, 2, 2] += SLOPE_PRIOR * held
-    plane = np.linalg.solve(normal + 1e-9 * np.eye(3), rhs[..., None])[..., 0]  # K x C x 3
-    beta = np.clip(
-        np.einsum("nj,knj->nk", basis, plane[:, owner]), DARKEST_CELL, brightest[:, None]
-    )
     # Noise scatters a bare cell's ink both ways: its mean is taken before the negative ink,
     # which the fit itself cannot use, is cut off.
-    signed = np.minimum(np.where(some, (beta * vw - vo) / vv_safe, 0.0), MOST_INK * beta)
+    signed = sums.signed(beta)
     lam = np.maximum(signed, 0.0)
     n = np.maximum(np.bincount(owner, minlength=count), 1)
 
@@ -816,6 +809,93 @@ def fit_cells(
         mean_misfit,
         np.asarray(mean_noise, np.float32),
         hue_misfit(pixels, clipped, white, owner, count),
+    )
+
+
+@dataclass(frozen=True)
+class _InkSums:
+    """Per pixel and pencil (N x K), over the channels measured, with v = W * d: v.v, v.W and
+    v.o; what is left of the pixel and of the white once the ink's direction is taken out; and
+    where the pencil leaves anything to take out."""
+
+    vv: Floats
+    vw: Floats
+    vo: Floats
+    num: Floats
+    den: Floats
+    some: Mask
+
+    def signed(self, beta: Floats) -> Floats:
+        """Each pixel's ink by each pencil (N x K), lit ``beta``, less than none where it is
+        brighter than the paper so lit, and at most MOST_INK."""
+        vv_safe = np.where(self.some, self.vv, 1.0)
+        return np.asarray(
+            np.minimum(
+                np.where(self.some, (beta * self.vw - self.vo) / vv_safe, 0.0), MOST_INK * beta
+            )
+        )
+
+
+def _ink_sums(pixels: Floats, white: Floats, w: Floats) -> _InkSums:
+    """The sums with the channels weighted ``w`` (N x 3) for every pencil alike."""
+    ww_c = w * white * white
+    wo_c = w * white * pixels
+    ww, wow = channel_sum(ww_c), channel_sum(wo_c)
+    return _left(
+        ww[:, None], wow[:, None], ww_c @ (ABSORB * ABSORB).T, ww_c @ ABSORB.T, wo_c @ ABSORB.T
+    )
+
+
+def _pencil_sums(pixels: Floats, white: Floats, w: Floats) -> _InkSums:
+    """The sums with the channels weighted ``w`` (K x N x 3), pencil by pencil."""
+    ww_c = w * (white * white)[None]
+    wo_c = w * (white * pixels)[None]
+    return _left(
+        ww_c.sum(axis=2).T,
+        wo_c.sum(axis=2).T,
+        np.einsum("knc,kc->nk", ww_c, ABSORB * ABSORB),
+        np.einsum("knc,kc->nk", ww_c, ABSORB),
+        np.einsum("knc,kc->nk", wo_c, ABSORB),
+    )
+
+
+def _left(ww: Floats, wow: Floats, vv: Floats, vw: Floats, vo: Floats) -> _InkSums:
+    some = vv > 1e-9
+    vv_safe = np.where(some, vv, 1.0)
+    num = np.where(some, wow - vo * vw / vv_safe, 0.0)
+    den = np.where(some, ww - vw * vw / vv_safe, 0.0)
+    return _InkSums(vv, vw, vo, num, den, some)
+
+
+def _light(
+    sums: _InkSums,
+    white: Floats,
+    owner: NDArray[np.intp],
+    basis: Floats,
+    count: int,
+    brightest: Floats,
+) -> Floats:
+    """Per pixel and pencil (N x K), how brightly it is lit: each cell's plane, fitted to the
+    light the pencil leaves, held to the paper around unless the cell shows otherwise."""
+    held = np.bincount(owner, channel_sum(white * white), count)
+    kinds = len(ABSORB)
+    normal = np.zeros((kinds, count, 3, 3))
+    rhs = np.zeros((kinds, count, 3))
+    pairs = [(i, j, basis[:, i] * basis[:, j]) for i in range(3) for j in range(i, 3)]
+    for k in range(kinds):
+        for i in range(3):
+            rhs[k, :, i] = np.bincount(owner, basis[:, i] * sums.num[:, k], count)
+        for i, j, product in pairs:
+            normal[k, :, i, j] = normal[k, :, j, i] = np.bincount(
+                owner, product * sums.den[:, k], count
+            )
+    normal[:, :, 0, 0] += PAPER_PRIOR * held
+    rhs[:, :, 0] += PAPER_PRIOR * held
+    normal[:, :, 1, 1] += SLOPE_PRIOR * held
+    normal[:, :, 2, 2] += SLOPE_PRIOR * held
+    plane = np.linalg.solve(normal + 1e-9 * np.eye(3), rhs[..., None])[..., 0]  # K x C x 3
+    return np.asarray(
+        np.clip(np.einsum("nj,knj->nk", basis, plane[:, owner]), DARKEST_CELL, brightest[:, None])
     )
 
 
@@ -1193,6 +1273,7 @@ class IsleReader:
                 count,
                 light.weight,
                 brightest[part],
+                censored=True,
             )
             fit = _merged(fit, refit, lifted)
             reads = [
