@@ -57,6 +57,7 @@ Hands and cups have pencil colours too, so they are told from hatching by what t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -327,6 +328,12 @@ LEAST_NAMED = 5
 # plain view showed every such edge 0.16 as clearly and more.
 EDGE_UNDER = 0.5
 HIDDEN_EDGE = 0.1
+# An edge under a dark thing (half as bright as the paper around, or less) shows only where its
+# line's depth stands out from the line's own scatter by EDGE_T standard errors: in a blue cup's
+# dark side, where noise is large in log units, the mean depth along a line it hides may come
+# out as far from zero as an outline's.
+EDGE_T = 2.5
+DARK_LINE = float(np.log(2.0))
 # What is found over a cell may only graze it: its edge, blurred or found a pixel or two wide,
 # spills across the printed line beside it. A graze reaches a sliver of the cell, along one
 # edge (and the ends of the two beside it) or two at a corner: no more of the outline than two
@@ -433,6 +440,13 @@ def edge_contrast(image: Floats, maps: SheetMaps) -> Floats:
 def line_depths(image: Floats, maps: SheetMaps) -> Floats:
     """At each point along each cell's printed outline (cells x 6 edges x points), how much
     darker the line is than the mean of either side of it (log units; negative: brighter)."""
+    on, left, right = _line_samples(image, maps)
+    return np.asarray(0.5 * (left + right) - on, np.float32)
+
+
+def _line_samples(image: Floats, maps: SheetMaps) -> Floats:
+    """How bright the photo is (log units) at each point along each cell's printed outline,
+    and beside it either side (3 x cells x 6 edges x points)."""
     shade = np.asarray(cv2.transform(image, np.full((1, 3), 1.0 / 3.0, np.float32)), np.float32)
 
     # All three sets of points sampled in one pass.
@@ -444,9 +458,23 @@ def line_depths(image: Floats, maps: SheetMaps) -> Floats:
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    logged = np.log(np.maximum(values.reshape(3, *maps.outline[0].shape[:-1]), 1.0))
-    on, left, right = logged
-    return np.asarray(0.5 * (left + right) - on, np.float32)
+    return np.log(np.maximum(values.reshape(3, *maps.outline[0].shape[:-1]), 1.0))
+
+
+def unsteady_edges(image: Floats, maps: SheetMaps) -> Mask:
+    """Per cell and per each of its six edges, whether its printed line lies in the dark (at
+    least DARK_LINE darker than the brightest paper within SHADOW_LIT_MM, log units) and its
+    mean depth does not stand out from the scatter of its depths along it by EDGE_T standard
+    errors: noise, large there in log units, may have made it."""
+    on, left, right = _line_samples(image, maps)
+    depths = 0.5 * (left + right) - on
+    spread = depths.std(axis=2) / np.sqrt(depths.shape[2])
+    steady = np.abs(depths.mean(axis=2)) >= EDGE_T * spread
+    # A cup's side is as wide as the cup: paper lit in full lies a cup's width away.
+    shade = np.log(np.maximum(np.mean(image, axis=2), 1.0)).astype(np.float32)
+    lit = _at(_brightest_around(shade, SHADOW_LIT_MM), maps.outline[0])
+    dark = (lit - on).mean(axis=2) >= DARK_LINE
+    return np.asarray(dark & ~steady, bool)
 
 
 def outline_contrast(edges: Floats) -> Floats:
@@ -672,24 +700,35 @@ def _alike_groups(members: Mask, reads: list[Read], maps: SheetMaps) -> list[lis
 
 def _sampled(mask: Mask, points: Floats) -> Mask:
     """``mask`` at each of ``points`` (x, y in pixels; the nearest pixel, kept inside)."""
-    h, w = mask.shape
+    return np.asarray(_at(mask, points), bool)
+
+
+def _at(values: NDArray[Any], points: Floats) -> NDArray[Any]:
+    """``values`` at each of ``points`` (x, y in pixels; the nearest pixel, kept inside)."""
+    h, w = values.shape[:2]
     xs = np.clip(np.round(points[..., 0]).astype(np.intp), 0, w - 1)
     ys = np.clip(np.round(points[..., 1]).astype(np.intp), 0, h - 1)
-    return np.asarray(mask[ys, xs], bool)
+    return np.asarray(values[ys, xs])
 
 
 def _edge_hidden(
-    over: Mask, edges: Floats, contrast: Floats, reads: list[Read], maps: SheetMaps
+    over: Mask,
+    edges: Floats,
+    unsteady: Mask,
+    contrast: Floats,
+    reads: list[Read],
+    maps: SheetMaps,
 ) -> Mask:
     """Per cell, whether an edge that ``over`` lies over (EDGE_UNDER of its points) shows less
-    than HIDDEN_EDGE as clearly as the pencils' cells show their outlines (``edges``: how much
-    each edge shows, ``contrast`` each outline; of such cells at least LEAST_NAMED)."""
+    than HIDDEN_EDGE as clearly as the pencils' cells show their outlines, or ``unsteady``
+    (``edges``: how much each edge shows, ``contrast`` each outline; of such cells at least
+    LEAST_NAMED)."""
     named = _pencilled(reads)
     if named.sum() < LEAST_NAMED:
         return np.zeros(len(reads), bool)
     clear = float(np.median(contrast[named]))
     under = _sampled(over, maps.outline[0]).mean(axis=2) >= EDGE_UNDER
-    return np.asarray((under & (edges < HIDDEN_EDGE * clear)).any(axis=1), bool)
+    return np.asarray((under & ((edges < HIDDEN_EDGE * clear) | unsteady)).any(axis=1), bool)
 
 
 def _grazed(
@@ -1285,7 +1324,8 @@ def covered_cells(
     # A cell that shows its outline but where something found lies over it, in part, is not
     # hatching beside it: hatching ends at its outline, a cup hides the edges it lies over.
     contrast = outline_contrast(edges)
-    beside = outlined & ~_edge_hidden(over, edges, contrast, reads, maps)
+    unsteady = unsteady_edges(image, maps)
+    beside = outlined & ~_edge_hidden(over, edges, unsteady, contrast, reads, maps)
     share[_hatching_beside(share, held, beside, reads, maps)] = 0.0
     inside, beyond = _either_side(over, maps)
     share[_hatching_ending(over, inside, beyond, reads, maps)] = 0.0
