@@ -860,6 +860,8 @@ def _pencil_sums(pixels: Floats, white: Floats, w: Floats) -> _InkSums:
 
 
 def _left(ww: Floats, wow: Floats, vv: Floats, vw: Floats, vo: Floats) -> _InkSums:
+    """The sums, with what is left once each pencil's direction is taken out (``ww``: W.W,
+    ``wow``: W.o, per pixel, or per pixel and pencil)."""
     some = vv > 1e-9
     vv_safe = np.where(some, vv, 1.0)
     num = np.where(some, wow - vo * vw / vv_safe, 0.0)
