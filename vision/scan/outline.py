@@ -51,6 +51,11 @@ SIDE_PX = 1.5  # ...and the points of each side this near its line (RMS)
 ALL_SIDES_MARKER_PX = 3.0
 SINGULAR = 1e12  # a fitted map (px -> mm) this ill-conditioned folds the board away
 LEAST_SIDES = 3  # sides found to place a board, besides its markers
+# All four sides found may disagree with the markers where one is a line that is not the paper's
+# edge: with two markers or more seen far apart, the three that agree with them place the board.
+# One marker alone, small and blurred, fixes too little: on a hard render, three sides that put
+# it 0.4 px from where it was seen placed the sheet so that 24 cells read wrong.
+ANCHORING_MARKERS = 2
 
 
 @dataclass(frozen=True)
@@ -255,9 +260,42 @@ def placed_by_outline(image: Image, board: Sighting) -> Sighting:
         homography, found = placed, now
         if moved.max() <= SETTLED_PX:
             break
+    if (
+        len(found) == len(sides.axis)
+        and len(board.marker_ids) >= ANCHORING_MARKERS
+        and not _agrees(homography, marker_mm, marker_px, sides, found)
+    ):
+        homography, found = _one_side_left_out(
+            homography, marker_mm, marker_px, corners, sides, found
+        )
     if len(found) < LEAST_SIDES or not _agrees(homography, marker_mm, marker_px, sides, found):
         return board
     return replace(board, homography=homography, covariance=None, outline_sides=len(found))
+
+
+def _one_side_left_out(
+    homography: Homography,
+    marker_mm: Array,
+    marker_px: Array,
+    corners: Array,
+    sides: _Sides,
+    found: dict[int, Array],
+) -> tuple[Homography, dict[int, Array]]:
+    """The fit to the markers and all but one of the ``found`` sides that agrees with them
+    and keeps the markers nearest where they were seen, with the sides it was fitted to;
+    ``homography``, the fit to them all, with them all where none agrees."""
+    best: tuple[float, Homography, dict[int, Array]] | None = None
+    for left_out in found:
+        rest = {k: points for k, points in found.items() if k != left_out}
+        fitted = _fit(marker_mm, marker_px, corners, sides, rest)
+        if fitted is None or not _agrees(fitted, marker_mm, marker_px, sides, rest):
+            continue
+        off = _marker_offset(fitted, marker_mm, marker_px)
+        if best is None or off < best[0]:
+            best = (off, fitted, rest)
+    if best is None:
+        return homography, found
+    return best[1], best[2]
 
 
 def _first_reach(board: Sighting, corners: Array) -> Array:
@@ -274,6 +312,13 @@ def _first_reach(board: Sighting, corners: Array) -> Array:
     return np.asarray(reach, np.float64)
 
 
+def _marker_offset(homography: Homography, marker_mm: Array, marker_px: Array) -> float:
+    """How far (px) ``homography`` puts the furthest marker's centre from where it was seen:
+    blur pulls a marker's detected corners towards its centre, but leaves the centre."""
+    seen = _project(homography, marker_mm).reshape(-1, 4, 2).mean(axis=1)
+    return float(np.linalg.norm(seen - marker_px.reshape(-1, 4, 2).mean(axis=1), axis=1).max())
+
+
 def _agrees(
     homography: Homography,
     marker_mm: Array,
@@ -284,11 +329,9 @@ def _agrees(
     """Whether ``homography`` keeps the markers where they were seen (MARKER_PX, or
     ALL_SIDES_MARKER_PX where every side was found) and every found side's points on its line:
     a line that is not the paper's edge (a hand's, a shadow's) bends it."""
-    # Blur pulls a marker's detected corners towards its centre, but leaves the centre.
-    seen = _project(homography, marker_mm).reshape(-1, 4, 2).mean(axis=1)
     # Written so that a NaN (a fit that folds the board away) never agrees.
     limit = ALL_SIDES_MARKER_PX if len(found) == len(sides.axis) else MARKER_PX
-    if not np.linalg.norm(seen - marker_px.reshape(-1, 4, 2).mean(axis=1), axis=1).max() <= limit:
+    if not _marker_offset(homography, marker_mm, marker_px) <= limit:
         return False
     for k, points in found.items():
         start, end = _project(homography, sides.of(k)[[0, -1]])
