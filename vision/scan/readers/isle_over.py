@@ -440,15 +440,18 @@ def edge_contrast(image: Floats, maps: SheetMaps) -> Floats:
 def line_depths(image: Floats, maps: SheetMaps) -> Floats:
     """At each point along each cell's printed outline (cells x 6 edges x points), how much
     darker the line is than the mean of either side of it (log units; negative: brighter)."""
-    on, left, right = _line_samples(image, maps)
+    on, left, right = _line_samples(_grey(image), maps)
     return np.asarray(0.5 * (left + right) - on, np.float32)
 
 
-def _line_samples(image: Floats, maps: SheetMaps) -> Floats:
-    """How bright the photo is (log units) at each point along each cell's printed outline,
-    and beside it either side (3 x cells x 6 edges x points)."""
-    shade = np.asarray(cv2.transform(image, np.full((1, 3), 1.0 / 3.0, np.float32)), np.float32)
+def _grey(image: Floats) -> Floats:
+    """Each pixel's mean over its three channels."""
+    return np.asarray(cv2.transform(image, np.full((1, 3), 1.0 / 3.0, np.float32)), np.float32)
 
+
+def _line_samples(shade: Floats, maps: SheetMaps) -> Floats:
+    """How bright ``shade`` (``_grey``) is, in log units, at each point along each cell's
+    printed outline, and beside it either side (3 x cells x 6 edges x points)."""
     # All three sets of points sampled in one pass.
     flat = np.stack([points.reshape(-1, 2) for points in maps.outline])
     values = cv2.remap(
@@ -466,12 +469,13 @@ def unsteady_edges(image: Floats, maps: SheetMaps) -> Mask:
     least DARK_LINE darker than the brightest paper within SHADOW_LIT_MM, log units) and its
     mean depth does not stand out from the scatter of its depths along it by EDGE_T standard
     errors: noise, large there in log units, may have made it."""
-    on, left, right = _line_samples(image, maps)
+    grey = _grey(image)
+    on, left, right = _line_samples(grey, maps)
     depths = 0.5 * (left + right) - on
     spread = depths.std(axis=2) / np.sqrt(depths.shape[2])
     steady = np.abs(depths.mean(axis=2)) >= EDGE_T * spread
     # A cup's side is as wide as the cup: paper lit in full lies a cup's width away.
-    shade = np.log(np.maximum(np.mean(image, axis=2), 1.0)).astype(np.float32)
+    shade = np.log(np.maximum(grey, 1.0))
     lit = _at(_brightest_around(shade, SHADOW_LIT_MM), maps.outline[0])
     dark = (lit - on).mean(axis=2) >= DARK_LINE
     return np.asarray(dark & ~steady, bool)
