@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from waitress.server import create_server
 
 from tests.chromium import WAIT_MS
@@ -134,3 +134,33 @@ def test_the_recipe_checker_page(browser: Browser, server: str) -> None:
     for chip in ("Fe2O3", "FeO(OH)", "binder"):
         page.locator(f'[data-chip="{chip}"]').click()
     expect(page.locator("#verdict-word")).to_have_text("pressed", timeout=WAIT_MS)
+
+
+def test_a_slow_answer_about_an_earlier_pan_does_not_replace_the_latest(
+    browser: Browser, server: str
+) -> None:
+    page = browser.new_context().new_page()
+    held: list[Route] = []
+
+    def hold_two_chips(route: Route) -> None:
+        if len(json.loads(route.request.post_data or "{}").get("chips", [])) == 2:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/pigments/check", hold_two_chips)
+    page.goto(f"{server}/recipes")
+    page.select_option("#shade", "coral")
+    page.select_option("#pan", "medium")
+    for chip in ("Fe2O3", "FeO(OH)", "binder"):
+        page.locator(f'[data-chip="{chip}"]').click()
+    verdict = page.locator("#verdict-word")
+    expect(verdict).to_have_text("pressed", timeout=WAIT_MS)
+    assert len(held) == 1
+    with page.expect_response("**/api/pigments/check") as late:
+        held[0].continue_()
+    late.value.finished()
+    # A task queued after the late answer's own, so the page has handled it by now.
+    page.evaluate("() => new Promise((done) => setTimeout(done, 100))")
+    expect(verdict).to_have_text("pressed", timeout=WAIT_MS)
+    expect(page.locator("#pan-chips")).to_have_text("Fe2O3, FeO(OH), binder")

@@ -6,8 +6,12 @@ const chipsShown = document.getElementById("pan-chips");
 const verdict = document.getElementById("verdict");
 let chips = [];
 let slots = {};
+// Answers can arrive out of order when chips are tapped quickly; only the latest question's
+// answer may be shown, or a slow answer about an earlier pan would overwrite the current one.
+let asked = 0;
 
 async function check() {
+  const question = ++asked;
   chipsShown.textContent = chips.length ? chips.join(", ") : "nothing yet";
   if (!chips.length) {
     verdict.replaceChildren();
@@ -17,6 +21,7 @@ async function check() {
     method: "POST",
     json: { shade: shade.value, pan: pan.value, chips },
   });
+  if (question !== asked) return;
   if (!answer.ok) {
     verdict.replaceChildren(el("p", { class: "error" }, answer.data.error));
     return;
