@@ -438,6 +438,7 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (12712, "a red cell lit beyond a shadow's guessed white, its red clipped: refused"),
         (13751, "cells under a blue cup's dark side, lines seeming to show in noise: read blue"),
         (13576, "a cell under a blue cup's side in its shadow, its lines noise: read blue"),
+        (13978, "bare cells beside a hand, its shadow's far edge taken for a rim: covered"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -1801,6 +1802,31 @@ def test_a_round_hand_darkening_towards_its_edge_has_no_rim_within_it() -> None:
     with_hand[hand] = shade[hand][:, None] * np.array([95.0, 130.0, 190.0], np.float32)
     image = np.asarray(cv2.GaussianBlur(noisy(with_hand, 1), (0, 0), 1.2), np.float32)
     assert not cup_rims(hand, seen, image, PAPER).any()
+
+
+@pytest.mark.parametrize(
+    ("unseen", "shift", "depth"),
+    [(slice(0, 0), (6, 0), 0.6), (slice(150, None), (0, 10), 0.6), (slice(150, None), (6, 0), 0.3)],
+    ids=["whole", "cut-shadow-below", "cut-shadow-faint"],
+)
+def test_a_round_hand_ringed_by_its_own_shadow_has_no_rim(
+    unseen: slice, shift: tuple[int, int], depth: float
+) -> None:
+    # Beyond its darkening edge lies its shadow, cast aside of it, then the paper: the light
+    # rises again there, but only after falling below the hand's; a rim rises from its inside.
+    _, seen, _ = bare_sheet()
+    face = hatched_face(5)
+    face[disc(face, (130, 100), 70)] = PAPER
+    shadow = disc(face, (130 + shift[0], 100 + shift[1]), 38).astype(np.float32)
+    face *= 1.0 - depth * cv2.GaussianBlur(shadow, (0, 0), 3.0)[:, :, None]
+    hand = disc(face, (130, 100), 36)
+    inside = cv2.distanceTransform(hand.astype(np.uint8), cv2.DIST_L2, 5)
+    shade = 0.72 + 0.28 * np.clip(inside / 25.0, 0.0, 1.0)
+    face[hand] = shade[hand][:, None] * np.array([120.0, 160.0, 220.0], np.float32)
+    image = np.asarray(cv2.GaussianBlur(noisy(face, 1), (0, 0), 1.2), np.float32)
+    cut = seen.copy()
+    cut[:, unseen] = False
+    assert not cup_rims(hand & cut, cut, image, PAPER).any()
 
 
 @pytest.mark.parametrize(
