@@ -439,6 +439,8 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (13751, "cells under a blue cup's dark side, lines seeming to show in noise: read blue"),
         (13576, "a cell under a blue cup's side in its shadow, its lines noise: read blue"),
         (13978, "bare cells beside a hand, its shadow's far edge taken for a rim: covered"),
+        (12927, "a blue cell by a hand lit beyond the white of the shadow beside it: refused"),
+        (13458, "a green cell between two shadows, lit beyond the white of one: refused"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -938,6 +940,12 @@ def test_a_cell_no_pencil_fits_is_named_by_its_hue_only_where_nothing_mixes_with
     # A tenth of it not inked: a side may be under something not found.
     tenth_bare = red_cell_fit(1.0, poorly, (0.3, 1e-4), hue, inked=0.9)
     assert judge("cell (2,2)", tenth_bare, 0, clear=True).problem == refused
+    # Fitted as brightly lit as the paper around allows, clear of everything found: the light,
+    # brighter still (the paper's white measured in a shadow beside it), bends the fit, and
+    # something over a side would bend the hue too.
+    bright = red_cell_fit(BRIGHTEST_CELL, poorly, (0.3, 1e-4), hue, inked=0.9)
+    assert judge("cell (2,2)", bright, 0, clear=True) == named
+    assert judge("cell (2,2)", bright, 0).problem == refused
     # A hue only 11.8 times better, or naming neither pencil fitted best, names nothing.
     for unclear in [(0.3, 0.3, 6e-4, 5e-6), (1e-5, 0.3, 1e-3, 1e-3)]:
         fit = red_cell_fit(1.0, poorly, (0.3, 1e-4), unclear)
