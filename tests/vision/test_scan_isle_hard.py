@@ -441,6 +441,7 @@ def test_redder_strokes_in_the_shadow_do_not_give_the_paper_white() -> None:
         (13978, "bare cells beside a hand, its shadow's far edge taken for a rim: covered"),
         (12927, "a blue cell by a hand lit beyond the white of the shadow beside it: refused"),
         (13458, "a green cell between two shadows, lit beyond the white of one: refused"),
+        (13154, "a red cell by a hand's shadow, lit a little beyond its paper: refused"),
     ],
 )
 def test_hard_renders_that_used_to_fail_are_read_exactly(
@@ -937,15 +938,16 @@ def test_a_cell_no_pencil_fits_is_named_by_its_hue_only_where_nothing_mixes_with
     # Its outline lost, but clear of everything found over the sheet and inked through: hatched
     # all over, so nothing over it mixes with its pencil either.
     assert judge("cell (2,2)", fit, 0, clear=True) == named
-    # A tenth of it not inked: a side may be under something not found.
-    tenth_bare = red_cell_fit(1.0, poorly, (0.3, 1e-4), hue, inked=0.9)
+    # A tenth of it not inked, lit darker than its paper: a side may be under something dark
+    # not found (a cup's side), which leaves the hue of the pencil beside it.
+    tenth_bare = red_cell_fit(0.9, poorly, (0.3, 1e-4), hue, inked=0.9)
     assert judge("cell (2,2)", tenth_bare, 0, clear=True).problem == refused
-    # Fitted as brightly lit as the paper around allows, clear of everything found: the light,
-    # brighter still (the paper's white measured in a shadow beside it), bends the fit, and
-    # something over a side would bend the hue too.
-    bright = red_cell_fit(BRIGHTEST_CELL, poorly, (0.3, 1e-4), hue, inked=0.9)
-    assert judge("cell (2,2)", bright, 0, clear=True) == named
-    assert judge("cell (2,2)", bright, 0).problem == refused
+    # Lit as brightly as its paper or more, clear of everything found: no dark thing lies over
+    # it, and the light bends the fit (the paper's white measured in a shadow beside it).
+    for light in (1.0, BRIGHTEST_CELL):
+        bright = red_cell_fit(light, poorly, (0.3, 1e-4), hue, inked=0.9)
+        assert judge("cell (2,2)", bright, 0, clear=True) == named
+        assert judge("cell (2,2)", bright, 0).problem == refused
     # A hue only 11.8 times better, or naming neither pencil fitted best, names nothing.
     for unclear in [(0.3, 0.3, 6e-4, 5e-6), (1e-5, 0.3, 1e-3, 1e-3)]:
         fit = red_cell_fit(1.0, poorly, (0.3, 1e-4), unclear)

@@ -955,7 +955,7 @@ def judge(
     may be lit, its outline unseen; ``clear``: nothing found over the sheet lies over it, so a cell
     inked through is hatched all over: lit darker than its paper, it is in a shadow; no pencil
     fitting it, its pixels' hue may name it as where its outline shows, as it may where it is
-    fitted as brightly lit as its paper allows; ``tinted``: besides, its every edge shows as bare
+    lit at least as brightly as its paper; ``tinted``: besides, its every edge shows as bare
     paper's do, so a faint tint that its pencil fits closely is bare paper in tinted light)."""
     misfit = fit.misfit[:, k]
     best, runner = (int(i) for i in np.argsort(misfit)[:2])
@@ -1016,12 +1016,14 @@ def judge(
     if misfit[best] > WORST_FIT:
         # Where its outline shows, or it is inked through and clear of everything found, nothing
         # over the cell mixes with its pencil: a shadow's sharp edge across it bends the light
-        # so that no pencil fits, but leaves its pixels' hue. So does light brighter than the
-        # paper around allows (its white measured in a shadow beside the cell) on a cell clear
-        # of everything found, fitted as brightly lit as it may be: on 2,000 hard tuning renders,
-        # the nine cells so refused whose hue named a pencil clearly lay in plain view, and were
-        # of that pencil.
-        bright = clear and light >= lit[1] - LIT_SLACK
+        # so that no pencil fits, but leaves its pixels' hue. So does light beyond the paper
+        # around (its white measured in a shadow beside the cell) on a cell clear of everything
+        # found, lit at least as brightly as its paper: nothing dark lies over it. On 2,000 hard
+        # tuning renders, of the cells so refused whose hue named a pencil clearly, the 24 lit so
+        # were all of that pencil (three had up to 5 % of them covered); of the ten lit below 0.9
+        # of their paper, nine lay in part under a cup's side or a hand, and one, bare, would
+        # have been read blue.
+        bright = clear and light >= 1.0
         by_hue = _by_hue(place, fit, k, (best, runner)) if outlined or through or bright else None
         return by_hue or Read(
             place, None, 0.0, f"{place}: covered, or no pencil ({pencil} fits poorly)"
