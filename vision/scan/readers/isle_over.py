@@ -1328,7 +1328,9 @@ def covered_cells(
     # A cell that shows its outline but where something found lies over it, in part, is not
     # hatching beside it: hatching ends at its outline, a cup hides the edges it lies over.
     contrast = outline_contrast(edges)
-    unsteady = unsteady_edges(image, maps)
+    # Only an edge that something found lies over is judged steady or not: with nothing found,
+    # the dark lines' scatter is not worked out at all.
+    unsteady = unsteady_edges(image, maps) if over.any() else np.zeros(edges.shape, bool)
     beside = outlined & ~_edge_hidden(over, edges, unsteady, contrast, reads, maps)
     share[_hatching_beside(share, held, beside, reads, maps)] = 0.0
     inside, beyond = _either_side(over, maps)
