@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-ATELIER = "/tmp/venv/bin/atelier"
+from tests.cli import atelier
+
 EXAMPLES = Path(__file__).parents[2] / "companion" / "content" / "examples"
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([ATELIER, *args], capture_output=True, text=True, timeout=60, check=False)
-
-
 def test_mix_prints_json_and_the_reason() -> None:
-    result = run("pigments", "mix", "Fe2O3", "FeO(OH)")
-    assert result.returncode == 0
+    result = atelier("pigments", "mix", "Fe2O3", "FeO(OH)")
+    assert result.status == 0
     data = json.loads(result.stdout)
     assert data["bands"] == ["yellow", "orange", "red"]
     assert data["shade"] == "coral"
@@ -30,8 +26,10 @@ def test_mix_prints_json_and_the_reason() -> None:
 
 
 def test_check_pressed_and_nothing_happens() -> None:
-    result = run("pigments", "check", "--shade", "coral", "--chips", "Fe2O3", "FeO(OH)", "binder")
-    assert result.returncode == 0
+    result = atelier(
+        "pigments", "check", "--shade", "coral", "--chips", "Fe2O3", "FeO(OH)", "binder"
+    )
+    assert result.status == 0
     data = json.loads(result.stdout)
     assert (data["pan"], data["verdict"], data["pressed"], data["points"]) == (
         "medium",
@@ -40,7 +38,7 @@ def test_check_pressed_and_nothing_happens() -> None:
         5,
     )
     assert "Pressed: the pan holds coral's recipe" in result.stderr
-    other = run("pigments", "check", "--shade", "coral", "--chips", "Fe2O3", "Fe2O3", "binder")
+    other = atelier("pigments", "check", "--shade", "coral", "--chips", "Fe2O3", "Fe2O3", "binder")
     data = json.loads(other.stdout)
     assert (data["verdict"], data["same_colour"]) == ("nothing-happens", True)
     assert "a different recipe that gives the same colour as coral" in other.stderr
@@ -48,7 +46,7 @@ def test_check_pressed_and_nothing_happens() -> None:
 
 def test_check_fault_and_a_pan_not_full() -> None:
     fault = json.loads(
-        run("pigments", "check", "--shade", "white", "--chips", "binder", "binder").stdout
+        atelier("pigments", "check", "--shade", "white", "--chips", "binder", "binder").stdout
     )
     assert (fault["pan"], fault["fault"], fault["verdict"]) == (
         "small",
@@ -56,7 +54,7 @@ def test_check_fault_and_a_pan_not_full() -> None:
         "structural-fault",
     )
     partial = json.loads(
-        run("pigments", "check", "--pan", "large", "--shade", "sage", "--chips", "TiO2").stdout
+        atelier("pigments", "check", "--pan", "large", "--shade", "sage", "--chips", "TiO2").stdout
     )
     assert (partial["full"], partial["verdict"]) == (False, "not-full")
 
@@ -72,7 +70,7 @@ def test_check_with_a_user_deck(tmp_path: Path) -> None:
             }
         )
     )
-    result = run(
+    result = atelier(
         "pigments",
         "check",
         "--deck",
@@ -89,8 +87,8 @@ def test_check_with_a_user_deck(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["pan", "palette", "tally"])
 def test_score_examples(name: str) -> None:
-    result = run("score", "--explain", str(EXAMPLES / f"pigments-{name}.json"))
-    assert result.returncode == 0
+    result = atelier("score", "--explain", str(EXAMPLES / f"pigments-{name}.json"))
+    assert result.status == 0
     data = json.loads(result.stdout)
     expected = {"pan": ("points", 5), "palette": ("total", 2), "tally": ("total", 12)}[name]
     assert data[expected[0]] == expected[1]
@@ -154,8 +152,8 @@ def test_score_examples(name: str) -> None:
     ],
 )
 def test_bad_input_is_one_line_exit_2(args: list[str], start: str) -> None:
-    result = run(*args)
-    assert result.returncode == 2
+    result = atelier(*args)
+    assert result.status == 2
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith(start)
@@ -164,15 +162,15 @@ def test_bad_input_is_one_line_exit_2(args: list[str], start: str) -> None:
 def test_bad_deck_and_bad_position_files(tmp_path: Path) -> None:
     deck = tmp_path / "deck.json"
     deck.write_text('{"format": 1, "game": "pigments", "shades": [{"name": "x", "recipe": []}]}')
-    result = run("pigments", "mix", "TiO2", "--deck", str(deck))
-    assert (result.returncode, result.stdout) == (2, "")
+    result = atelier("pigments", "mix", "TiO2", "--deck", str(deck))
+    assert (result.status, result.stdout) == (2, "")
     assert (
         result.stderr == f"atelier: {deck}: shades[0].recipe: expected at least 1 entries, got 0\n"
     )
     position = tmp_path / "pan.json"
     position.write_text('{"game": "pigments", "pan": "small", "chips": ["TiO2", "TiO2", "TiO2"]}')
-    result = run("score", str(position))
-    assert (result.returncode, result.stdout) == (2, "")
+    result = atelier("score", str(position))
+    assert (result.status, result.stdout) == (2, "")
     assert result.stderr == (
         f"atelier: {position}: chips: a small pan has 2 slots, but 3 chips are listed\n"
     )
@@ -180,7 +178,7 @@ def test_bad_deck_and_bad_position_files(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args", [["pigments"], ["pigments", "mix"], ["pigments", "check"]])
 def test_help_has_an_example(args: list[str]) -> None:
-    result = run(*args, "--help")
-    assert result.returncode == 0
+    result = atelier(*args, "--help")
+    assert result.status == 0
     assert "example" in result.stdout
     assert "atelier pigments" in result.stdout
