@@ -17,6 +17,7 @@ from typing import Any
 from companion.cli.output import check_games, check_range, emit_json
 from companion.errors import AtelierError
 from companion.games.registry import games
+from companion.games.scripts import Script
 from companion.table.rotation import Rotation
 from companion.table.session import Created, Tables
 from companion.table.setup import PRINTED_SEATS
@@ -26,7 +27,6 @@ from vision.capture.sources import Source, camera, parse_source, video_file
 from vision.live.debug import debug_jpeg
 from vision.live.demo import DemoSource, demo_games
 from vision.live.loop import LiveLoop, LiveReader, Views
-from vision.live.scripts import Script
 from vision.live.stability import Accepted, Settings
 
 LIVE_GAME = "colorfield"  # the one game a table scores with nothing but what the camera sees

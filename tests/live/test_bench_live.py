@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from companion.games.scripts import Script
 from companion.observation import BoardObservation
 from tests.cli import assert_user_error, atelier
 from vision.images import Image
@@ -25,7 +26,6 @@ from vision.live.bench import (
 )
 from vision.live.demo import FINAL_S, demo_games
 from vision.live.loop import Accept, Views
-from vision.live.scripts import Script
 from vision.live.stability import Accepted
 from vision.scan.scanner import Observation, Scanner
 

@@ -28,6 +28,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.games.scripts import Script
 from companion.observation import BoardObservation
 from companion.process import resident_mb
 from vision.benchmark import TRUTH, Values
@@ -35,7 +36,6 @@ from vision.capture.latest import Frame
 from vision.images import Image
 from vision.live.demo import FINAL_S, DemoGame, Shot, demo_games, shots_of
 from vision.live.loop import Accept, LiveReader, Views
-from vision.live.scripts import Script
 from vision.live.stability import Accepted, Settings
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table

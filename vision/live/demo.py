@@ -17,8 +17,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.games.scripts import SCRIPTS, Script
 from vision.images import Image
-from vision.live.scripts import SCRIPTS, Script
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
