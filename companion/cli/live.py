@@ -4,20 +4,15 @@ game played again (the demo, round and round) replaces its table of the round be
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.cli.output import check_games, check_range, emit_json
 from companion.errors import AtelierError
 from companion.games.registry import games
-from companion.games.scripts import Script
 from companion.table.rotation import Rotation
 from companion.table.session import Created, Tables
 from companion.table.setup import PRINTED_SEATS
@@ -48,13 +43,16 @@ class LiveChoice:
     game_at: Callable[[int], int] = _first_game
 
 
-def _setup(game: str, players: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+def table_setup(game: str, players: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+    """A game's table as ``Tables.create`` takes it."""
     return {"game": game, "players": [{"name": name} for name in players], "options": options}
 
 
 def choose_source(camera_index: int | None, video: str | None, demo: bool) -> LiveChoice | None:
     """The live source the options name, or None for a table scanned from phones only."""
-    everyone = _setup(LIVE_GAME, [f"Seat {s}" for s in range(1, PRINTED_SEATS[LIVE_GAME] + 1)], {})
+    everyone = table_setup(
+        LIVE_GAME, [f"Seat {s}" for s in range(1, PRINTED_SEATS[LIVE_GAME] + 1)], {}
+    )
     if camera_index is not None:
         return LiveChoice(camera(camera_index), (everyone,))
     if video is not None:
@@ -64,7 +62,7 @@ def choose_source(camera_index: int | None, video: str | None, demo: bool) -> Li
     if demo:
         played = demo_games(len(DEMO_PLAYERS))
         shown = DemoSource(played, repeat=True)
-        setups = tuple(_setup(g.script.game, DEMO_PLAYERS, g.script.options) for g in played)
+        setups = tuple(table_setup(g.script.game, DEMO_PLAYERS, g.script.options) for g in played)
         return LiveChoice(shown, setups, shown.game_at)
     return None
 
@@ -197,101 +195,3 @@ def live_view(play: LivePlay) -> Callable[[str], bytes | None]:
         return debug_jpeg(seen, reader.scanner.index, reader.filter.settings)
 
     return view
-
-
-def run_live_bench_command(args: argparse.Namespace) -> int:
-    """``atelier bench live``: the loop on one core over rendered video of the demo's games,
-    each game's events into a table of its own."""
-    if args.turns is not None:
-        check_range(args.turns, 1, 100, "--turns")
-    check_range(args.minutes, 0, 600, "--minutes")
-    check_range(args.fps, 1, 240, "--fps")
-    from vision.live.bench import bench_games, run_live_bench
-    from vision.live.demo import DEMO_GAMES
-
-    names = [game for game, _, _ in DEMO_GAMES]
-    check_games(args.game, names)
-    played = bench_games(len(DEMO_PLAYERS), args.game, args.turns)
-    # One core, as promised by the measurement: the loop and OpenCV's own threads share it.
-    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    tty = sys.stderr.isatty()
-
-    def progress(step: str) -> None:
-        if tty:
-            print(f"\r{step:<48}", end="", file=sys.stderr, flush=True)
-
-    refused: list[str] = []
-    with tempfile.TemporaryDirectory() as folder:
-        tables = Tables(Path(folder))
-        # As the demo does: a game played again replaces its table of the round before.
-        rotation = Rotation(tables, len(played))
-
-        def table_for(script: Script) -> TableFeed:
-            created = rotation.create(_setup(script.game, DEMO_PLAYERS, script.options))
-            return TableFeed(tables, created.table, _refusals(refused))
-
-        try:
-            results = run_live_bench(
-                table_for, played, args.minutes, fps=args.fps, progress=progress
-            )
-        finally:
-            tables.close()
-    results["refused"] = refused
-    if tty:
-        print(file=sys.stderr)
-    print_live_bench(results)
-    return emit_json(results)
-
-
-def _refusals(into: list[str]) -> Callable[[str], None]:
-    """A table feed's report that keeps the readings its table refused (every other message
-    reports a scan event)."""
-
-    def report(message: str) -> None:
-        if not message.startswith("live: scan #"):
-            into.append(message)
-
-    return report
-
-
-def print_live_bench(results: dict[str, Any]) -> None:
-    """The benchmark's table for people, on standard error."""
-    print(
-        f"{results['frames']} frames ({results['video_seconds']} s of video at "
-        f"{results['video_fps']:g} fps, {results['size'][0]}x{results['size'][1]}), one core; "
-        f"load average {results['load_average'][0]} -> {results['load_average'][1]}",
-        file=sys.stderr,
-    )
-    print(
-        f"{'':<11} {'':>6} {'':>5} {'frame ms':>13} {'cpu ms':>6} {'settled to event ms':>28}",
-        file=sys.stderr,
-    )
-    print(
-        f"{'game':<11} {'frames':>6} {'fps':>5} {'median / p95':>13} {'median':>6} "
-        f"{'median / max':>19} {'cpu max':>8} "
-        f"{'events':>6} {'changes':>7} {'missed':>6} {'wrong':>5}",
-        file=sys.stderr,
-    )
-    for name, row in [*((r["game"], r) for r in results["games"]), ("overall", results["overall"])]:
-        frame, latency = row["frame_ms"], row["latency_ms"]
-        print(
-            f"{name:<11} {row['frames']:>6} {row['fps_sustained']:>5} "
-            f"{frame['median']:>6}/{frame['p95']:>6} {row['frame_cpu_ms']['median']:>6} "
-            f"{latency['median']!s:>9}/{latency['max']!s:>9} {row['latency_cpu_ms']['max']!s:>8} "
-            f"{row['events']:>6} {row['changes']:>7} {row['missed']:>6} {row['wrong']:>5}",
-            file=sys.stderr,
-        )
-    memory = results["memory"]
-    verdict = "flat" if memory["flat"] else "NOT flat"
-    print(
-        f"memory {memory['start_mb']} MB -> {memory['end_mb']} MB; the last half added "
-        f"{memory['last_half_growth_mb']} MB: {verdict} (below {memory['flat_below_mb']} MB)",
-        file=sys.stderr,
-    )
-    for wrong in results["wrong"]:
-        print(
-            f"wrong: {wrong['game']} frame {wrong['frame']} seat {wrong['seat']}: {wrong['why']}",
-            file=sys.stderr,
-        )
-    for message in results["refused"]:
-        print(f"refused: {message}", file=sys.stderr)

@@ -203,9 +203,9 @@ def test_bench_live_refuses_bad_arguments_in_one_line() -> None:
 
 
 def test_bench_help_describes_the_live_options_and_output() -> None:
-    run = atelier("bench", "--help")
+    run = atelier("bench", "live", "--help")
     assert run.status == 0
     text = " ".join(run.stdout.split())
-    assert "--game GAME live: a game of the demo to play" in text
-    assert "--turns N live: at most N turns of each game" in text
+    assert "--game GAME a game of the demo to play" in text
+    assert "--turns N at most N turns of each game" in text
     assert '"memory" (samples along the video, last_half_growth_mb, flat)' in text
