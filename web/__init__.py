@@ -1,6 +1,7 @@
 """The web companion: a Flask app factory, its blueprints (pages, the JSON API, live events),
 templates and static files. Every view translates a request and delegates to
-``companion.table``; the live stream reads the table's event log."""
+``companion.table``; the live stream reads the table's event log. Photos are read by the reader
+the app is given (``companion.reading``): the web never sees how."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import AtelierError
+from companion.reading import TableReader
 from companion.table.session import (
     ConflictError,
     NothingReadError,
@@ -21,7 +23,6 @@ from companion.table.session import (
     UnknownTableError,
 )
 from web.hub import Hub
-from web.photos import PhotoReader
 from web.services import Services, install
 
 MAX_UPLOAD = 16 * 1024 * 1024  # a phone photo is 2..8 MB
@@ -61,8 +62,9 @@ def _secret_key(folder: Path) -> bytes:
     return key
 
 
-def create_app(config: Mapping[str, Any]) -> Flask:
-    """The app for the tables of ``config["DATA_DIR"]``; other keys override ``DEFAULTS``."""
+def create_app(config: Mapping[str, Any], reader: TableReader) -> Flask:
+    """The app for the tables of ``config["DATA_DIR"]``, reading photos with ``reader``; other
+    keys of ``config`` override ``DEFAULTS``."""
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config)
@@ -77,7 +79,7 @@ def create_app(config: Mapping[str, Any]) -> Flask:
         Services(
             tables,
             hub,
-            PhotoReader(),
+            reader,
             float(app.config["SSE_KEEPALIVE"]),
             float(app.config["SSE_MAX_SECONDS"]),
         ),

@@ -100,14 +100,14 @@ def scan(table: str) -> tuple[Response, int]:
     upload = request.files.get("image")
     if upload is None:
         abort(400, description="image: missing (send the photo as the multipart field 'image')")
-    reading = services().photos.read(upload.read())
-    result = tables.scan(table, reading.observation.boards, reading.views)
+    reading = services().reader.read_photo(upload.read())
+    result = tables.scan(table, reading.boards, reading.views)
     state = tables.state(table)
     body = {
         "event": result.event.id,
         "boards": [r.to_json() for r in result.readings],
         "ignored": list(result.ignored),
-        "timing_ms": round(reading.observation.total_ms, 1),
+        "timing_ms": round(reading.total_ms, 1),
         "scores": state.scores_json(),
     }
     return jsonify(body), 201

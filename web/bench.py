@@ -1,17 +1,17 @@
 """``atelier bench web``: live viewers on one table, on loopback.
 
-``viewers`` streams watch one table while photos are scanned through the API. For every accepted
-scan and every viewer: the time from the event being written to the log to its message arriving
-at that viewer. Then, optionally, scans keep coming for ``minutes`` while the server's memory is
-sampled. The viewers run in this process too, so their reading competes with the server for the
-interpreter: the latencies are an upper bound of the server's own.
+``viewers`` streams watch one table while a photo is scanned through the API, again and again,
+by the reader the command line hands in. For every accepted scan and every viewer: the time from
+the event being written to the log to its message arriving at that viewer. Then, optionally,
+scans keep coming for ``minutes`` while the server's memory is sampled. The viewers run in this
+process too, so their reading competes with the server for the interpreter: the latencies are an
+upper bound of the server's own.
 """
 
 from __future__ import annotations
 
 import http.client
 import json
-import random
 import statistics
 import tempfile
 import threading
@@ -24,14 +24,11 @@ from typing import Any
 from waitress.server import create_server
 
 from companion.process import resident_mb
-from companion.samples import random_position
-from vision.render.envelope import Difficulty
-from vision.render.placing import plan_table
-from vision.render.renderer import Renderer, RenderOptions
+from companion.reading import TableReader
 from web import create_app
+from web.services import services_of
 
 HOST = "127.0.0.1"  # loopback only: the benchmark never listens on the network
-PHOTO_SEED = 11  # a Color Field canvas read back exactly (seat 4)
 PLAYERS = [{"name": f"Player {n}"} for n in range(1, 5)]
 
 
@@ -88,18 +85,23 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 def run_web_bench(
-    viewers: int, scans: int, minutes: float, rate: float, progress: Callable[[str], None]
+    photo: bytes,
+    reader: TableReader,
+    viewers: int,
+    scans: int,
+    minutes: float,
+    rate: float,
+    progress: Callable[[str], None],
 ) -> dict[str, Any]:
-    position = random_position("colorfield", random.Random(PHOTO_SEED))
-    plan = plan_table(position, "bench")
-    jpeg = Renderer().render(plan, RenderOptions(PHOTO_SEED, Difficulty.EASY)).jpeg
+    """``photo`` (a JPEG showing a board of seat 1..4 of a Color Field table) scanned through
+    the API ``scans`` times, then at ``rate`` a second for ``minutes``."""
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DATA_DIR": folder, "SSE_MAX_SECONDS": 24 * 3600.0})
+        app = create_app({"DATA_DIR": folder, "SSE_MAX_SECONDS": 24 * 3600.0}, reader)
         server = create_server(app, host=HOST, port=0, threads=viewers + 16)
         port = int(server.effective_port)  # type: ignore[union-attr]
         serving = threading.Thread(target=server.run, daemon=True)
         serving.start()
-        tables = app.extensions["atelier"].tables
+        tables = services_of(app).tables
         stop = threading.Event()
         try:
             made = _post(
@@ -113,11 +115,11 @@ def run_web_bench(
             threads = [threading.Thread(target=w.run, args=(stop,), daemon=True) for w in watchers]
             for thread in threads:
                 thread.start()
-            hub = app.extensions["atelier"].hub
+            hub = services_of(app).hub
             deadline = time.monotonic() + 30
             while hub.watchers(table) < viewers and time.monotonic() < deadline:
                 time.sleep(0.01)
-            body, kind = _multipart(jpeg)
+            body, kind = _multipart(photo)
             headers = {"Content-Type": kind, "X-Table-Token": token}
             scan_ms: list[float] = []
             ids: list[int] = []

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from flask import Flask, current_app
 
+from companion.reading import TableReader
 from companion.table.session import Tables
 from web.hub import Hub
-from web.photos import PhotoReader
 
 KEY = "atelier"
 
@@ -18,7 +18,7 @@ KEY = "atelier"
 class Services:
     tables: Tables
     hub: Hub
-    photos: PhotoReader
+    reader: TableReader
     keepalive: float  # seconds between keep-alive comments on a quiet stream
     stream_seconds: float  # a stream ends after this long; the browser reconnects and catches up
 

@@ -16,13 +16,13 @@ from companion.games.registry import games
 from companion.table.rotation import Rotation
 from companion.table.session import Created, Tables
 from companion.table.setup import PRINTED_SEATS
-from companion.table.store import BoardView as StoredView
 from vision.capture.latest import Capture, Frame
 from vision.capture.sources import Source, camera, parse_source, video_file
 from vision.live.debug import debug_jpeg
 from vision.live.demo import DemoSource, demo_games
 from vision.live.loop import LiveLoop, LiveReader, Views
 from vision.live.stability import Accepted, Settings
+from vision.stored_views import stored_views
 
 LIVE_GAME = "colorfield"  # the one game a table scores with nothing but what the camera sees
 DEMO_PLAYERS = ("Ana", "Ben")
@@ -76,17 +76,7 @@ class TableFeed:
         self._report = report
 
     def __call__(self, accepted: Sequence[Accepted], views: Views) -> None:
-        stored = {
-            key: StoredView(
-                view.jpeg,
-                {
-                    "width": view.width,
-                    "height": view.height,
-                    "regions": {n: [list(p) for p in pts] for n, pts in view.regions.items()},
-                },
-            )
-            for key, view in views.items()
-        }
+        stored = stored_views(views)
         try:
             result = self.tables.scan(self.table, [a.observation for a in accepted], stored)
         except AtelierError as exc:

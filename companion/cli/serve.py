@@ -211,6 +211,7 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
     from waitress.server import create_server
 
     from companion.cli.live import choose_source, live_view, start_live
+    from vision.photos import PhotoReader
     from web import create_app
     from web.qr import qr_text
     from web.services import services_of
@@ -222,7 +223,7 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
     with ExitStack() as stack:
         config: dict[str, Any] = {"DATA_DIR": args.data, "PUBLIC_URL": url}
         driver = _led_driver(args.led, stack, config) if args.led else None
-        app = create_app(config)
+        app = create_app(config, PhotoReader())
         # Closed last, once nothing writes: the log's write-ahead file is folded into the database.
         stack.callback(services_of(app).tables.close)
         # Live streams end at once: the server's threads are not held by open scoreboards.

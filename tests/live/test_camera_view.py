@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from tests.live.video import SEED, SETTINGS, render, scanner
+from tests.web.fake_reader import FakeReader
 from vision.capture.latest import Frame
 from vision.live.debug import COVERED, STEADY, debug_jpeg, debug_picture
 from vision.live.demo import scripted_game
@@ -52,7 +53,7 @@ def test_the_camera_view_is_a_jpeg_no_wider_than_the_browser_needs() -> None:
 
 
 def test_the_camera_page_shows_the_live_tables_frame_to_its_players(tmp_path: Path) -> None:
-    app = create_app({"DATA_DIR": tmp_path})
+    app = create_app({"DATA_DIR": tmp_path}, FakeReader())
     client = app.test_client()
     tables = app.extensions["atelier"].tables
     live = tables.create({"game": "colorfield", "players": [{"name": "Ana"}]})
@@ -74,7 +75,7 @@ def test_the_camera_page_shows_the_live_tables_frame_to_its_players(tmp_path: Pa
 
 
 def test_the_live_address_opens_the_scoreboard_of_the_game_played_now(tmp_path: Path) -> None:
-    app = create_app({"DATA_DIR": tmp_path})
+    app = create_app({"DATA_DIR": tmp_path}, FakeReader())
     client = app.test_client()
     tables = app.extensions["atelier"].tables
     assert client.get("/live").status_code == 404  # no live source feeds this server

@@ -12,6 +12,7 @@ from waitress.server import create_server
 
 from companion.table.session import Created
 from tests.chromium import WAIT_MS
+from tests.web.fake_reader import FakeReader
 from web import create_app
 
 ISLE = {"conditions": {"green": "grass", "blue": "river", "brown": "caves", "red": "town"}}
@@ -20,7 +21,7 @@ ISLE = {"conditions": {"green": "grass", "blue": "river", "brown": "caves", "red
 def test_the_live_scoreboard_follows_the_demo_to_its_next_game(
     browser: Browser, tmp_path: Path
 ) -> None:
-    app = create_app({"DATA_DIR": tmp_path})
+    app = create_app({"DATA_DIR": tmp_path}, FakeReader())
     tables = app.extensions["atelier"].tables
     players = [{"name": "Ana"}, {"name": "Ben"}]
     first = tables.create({"game": "colorfield", "players": players})

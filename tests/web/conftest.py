@@ -1,4 +1,6 @@
-"""A fresh app over a temporary data folder per test, and photos rendered once per session."""
+"""A fresh app over a temporary data folder per test, reading photos with the reader the command
+line gives ``atelier serve`` (one for the session: it builds its scanner once), and photos
+rendered once per session."""
 
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.samples import random_position
+from vision.photos import PhotoReader
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
 from web import create_app
+from web.services import services_of
 
 # Seed 11 renders the Color Field canvas printed for seat 4, read back exactly (easy light).
 SEED = 11
@@ -34,11 +38,17 @@ def photo() -> dict[str, Any]:
     return {"position": position, "jpeg": rendering.jpeg}
 
 
+@pytest.fixture(scope="session")
+def reader() -> PhotoReader:
+    return PhotoReader()
+
+
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app({"DATA_DIR": tmp_path / "data", "SSE_KEEPALIVE": 0.05, "SSE_MAX_SECONDS": 0.3})
+def app(tmp_path: Path, reader: PhotoReader) -> Iterator[Flask]:
+    config = {"DATA_DIR": tmp_path / "data", "SSE_KEEPALIVE": 0.05, "SSE_MAX_SECONDS": 0.3}
+    app = create_app(config, reader)
     yield app
-    app.extensions["atelier"].tables.close()
+    services_of(app).tables.close()
 
 
 @pytest.fixture

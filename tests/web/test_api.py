@@ -4,6 +4,7 @@ answers a clear 4xx and changes nothing."""
 from __future__ import annotations
 
 import io
+import random
 import re
 import struct
 import zlib
@@ -14,8 +15,13 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.observation import BoardObservation
 from companion.positions import evaluate_document
-from tests.web.conftest import PLAYERS, SEAT, Client, new_table
+from companion.reading import PhotoReading
+from companion.samples import random_position
+from companion.table.store import BoardView
+from tests.web.conftest import PLAYERS, SEAT, SEED, Client, new_table
+from tests.web.fake_reader import FakeReader
 from web import create_app
 
 
@@ -191,7 +197,7 @@ def test_a_missing_image_field(client: Client) -> None:
 
 
 def test_a_huge_body_is_413(tmp_path: Path) -> None:
-    app = create_app({"DATA_DIR": tmp_path, "MAX_CONTENT_LENGTH": 10_000})
+    app = create_app({"DATA_DIR": tmp_path, "MAX_CONTENT_LENGTH": 10_000}, FakeReader())
     client = app.test_client()
     table, token = new_table(client)
     answer = upload(client, table, b"\xff\xd8\xff" + b"\0" * 20_000, token)
@@ -312,3 +318,54 @@ def test_the_start_form_needs_its_csrf_token(client: Client) -> None:
     (table,) = client.get("/api/tables").json["tables"]
     assert made.headers["Location"].startswith(f"/t/{table['id']}?token=")
     assert table["players"] == ["Ana", "Ben"]
+
+
+def canvas_of(seat: int) -> BoardObservation:
+    """The rendered photo's canvas (11 points) as a reader reports it, at ``seat``."""
+    position = random_position("colorfield", random.Random(SEED))
+    boards = (f"colorfield/canvas/{seat}",)
+    return BoardObservation("colorfield", seat, boards, position, 0.99, ())
+
+
+def test_a_scan_is_scored_from_what_the_reader_read(tmp_path: Path) -> None:
+    board = canvas_of(2)
+    picture = BoardView(b"\xff\xd8 the canvas", {"width": 3, "height": 2, "regions": {}})
+    reader = FakeReader([board], {board.boards: picture}, total_ms=12.34)
+    client: Client = create_app({"DATA_DIR": tmp_path}, reader).test_client()
+    table, token = new_table(client)
+    answer = upload(client, table, b"any bytes", token)
+    assert answer.status_code == 201, answer.json
+    assert reader.photos == [b"any bytes"]  # the upload reaches the reader as it was sent
+    (read,) = answer.json["boards"]
+    assert (read["seat"], read["score"]["total"], read["problems"]) == (2, 11, [])
+    assert answer.json["timing_ms"] == 12.3
+    assert [p["total"] for p in answer.json["scores"]["players"]] == [0, 11, 0, 0]
+    seat = client.get(f"/api/tables/{table}/seats/2").json
+    assert (seat["total"], seat["view"]["width"], seat["view"]["height"]) == (11, 3, 2)
+    assert client.get(seat["view"]["image"]).data == b"\xff\xd8 the canvas"
+
+
+def test_boards_the_reader_found_for_no_player_are_ignored_or_refused(tmp_path: Path) -> None:
+    reader = FakeReader([canvas_of(1), canvas_of(9)])
+    client: Client = create_app({"DATA_DIR": tmp_path}, reader).test_client()
+    table, token = new_table(client)
+    answer = upload(client, table, b"a photo", token)
+    assert answer.status_code == 201
+    assert [b["seat"] for b in answer.json["boards"]] == [1]
+    assert answer.json["ignored"] == [
+        "a colorfield board (colorfield/canvas/9): no player sits at seat 9"
+    ]
+    reader.reading = PhotoReading((canvas_of(9),), {}, 0.0)
+    refused = upload(client, table, b"a photo", token)
+    assert refused.status_code == 422
+    assert refused.json["ignored"] == answer.json["ignored"]
+    assert [e["kind"] for e in events_of(client, table)] == ["scan"]
+
+
+def test_a_photo_the_reader_refuses_is_a_one_line_400(tmp_path: Path) -> None:
+    reader = FakeReader(refusal="image: not a JPEG or PNG photo")
+    client: Client = create_app({"DATA_DIR": tmp_path}, reader).test_client()
+    table, token = new_table(client)
+    answer = upload(client, table, b"GIF89a", token)
+    assert (answer.status_code, answer.json) == (400, {"error": "image: not a JPEG or PNG photo"})
+    assert events_of(client, table) == []

@@ -12,6 +12,7 @@ from firmware_bridge.follow import ScoreFollower, scene_for
 from firmware_bridge.transport import SerialPort
 from tests.web.conftest import SEAT, new_table
 from tests.web.test_api import upload
+from vision.photos import PhotoReader
 from web import create_app
 from web.services import services_of
 
@@ -34,9 +35,12 @@ def test_the_scene_shows_totals_by_seat_and_lights_the_leaders() -> None:
     assert scene.highlight == frozenset({1, 2})
 
 
-def test_the_displays_follow_an_accepted_scan(tmp_path: Path, photo: dict[str, Any]) -> None:
+def test_the_displays_follow_an_accepted_scan(
+    tmp_path: Path, reader: PhotoReader, photo: dict[str, Any]
+) -> None:
     with Emulator() as emulator:
-        app = create_app({"DATA_DIR": tmp_path, "LED_STATE": lambda: state_json(emulator.state)})
+        config = {"DATA_DIR": tmp_path, "LED_STATE": lambda: state_json(emulator.state)}
+        app = create_app(config, reader)
         tables = services_of(app).tables
         with DisplayDriver(lambda: SerialPort(emulator.path)) as driver:
             tables.listen(ScoreFollower(tables, driver))

@@ -16,6 +16,7 @@ from flask import Flask
 
 from tests.cli import ATELIER
 from tests.web.conftest import Client, new_table
+from tests.web.fake_reader import FakeReader
 from tests.web.test_live import messages
 from web import create_app
 
@@ -37,7 +38,8 @@ def test_the_stream_of_a_removed_table_ends_and_the_table_is_gone(client: Client
 
 def test_closing_the_hub_ends_every_stream_at_once(tmp_path: Path) -> None:
     # Keep-alives every 30 s, streams of a minute: a stream still open would send one.
-    app: Flask = create_app({"DATA_DIR": tmp_path, "SSE_KEEPALIVE": 30.0, "SSE_MAX_SECONDS": 60.0})
+    config = {"DATA_DIR": tmp_path, "SSE_KEEPALIVE": 30.0, "SSE_MAX_SECONDS": 60.0}
+    app: Flask = create_app(config, FakeReader())
     client = app.test_client()
     table, _ = new_table(client)
     answer = client.get(f"/api/tables/{table}/events", buffered=False)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from typing import Any
 
 from companion.cli.bench.progress import end_progress, progress_line
 from companion.cli.output import check_range, emit_json
+from companion.samples import random_position
 
 HELP = """\
 Serve a table on loopback (127.0.0.1), open live viewers on it and scan photos through the API:
@@ -20,6 +22,7 @@ examples:
   atelier bench web --minutes 0
   atelier bench web --viewers 50 --scans 20 --minutes 10
 """
+PHOTO_SEED = 11  # a Color Field canvas read back exactly (seat 4)
 
 
 def register(suites: Any) -> None:
@@ -44,10 +47,13 @@ def run(args: argparse.Namespace) -> int:
     check_range(args.viewers, 1, 500, "--viewers")
     check_range(args.scans, 1, 10000, "--scans")
     check_range(args.minutes, 0, 600, "--minutes")
-    # Imported here so that the other benchmarks never load Flask or the server.
+    # Imported here so that the other benchmarks never load Flask, the server or OpenCV.
+    from vision.photos import PhotoReader
     from web.bench import run_web_bench
 
-    results = run_web_bench(args.viewers, args.scans, args.minutes, 2.0, progress_line(40))
+    results = run_web_bench(
+        _photo(), PhotoReader(), args.viewers, args.scans, args.minutes, 2.0, progress_line(40)
+    )
     end_progress()
     latency = results["latency_ms"]
     print(
@@ -63,3 +69,14 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return emit_json(results)
+
+
+def _photo() -> bytes:
+    """The photo the benchmark scans: one Color Field canvas on a table, in easy light."""
+    from vision.render.envelope import Difficulty
+    from vision.render.placing import plan_table
+    from vision.render.renderer import Renderer, RenderOptions
+
+    position = random_position("colorfield", random.Random(PHOTO_SEED))
+    plan = plan_table(position, "bench")
+    return Renderer().render(plan, RenderOptions(PHOTO_SEED, Difficulty.EASY)).jpeg

@@ -9,22 +9,18 @@ from __future__ import annotations
 
 import struct
 import threading
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from companion.errors import AtelierError
-from companion.table.store import BoardView as StoredView
-from vision.scan.scanner import Observation, Scanner
+from companion.reading import PhotoError, PhotoReading
+from vision.images import Image
+from vision.scan.scanner import Scanner
 from vision.scan.views import board_views
+from vision.stored_views import stored_views
 
 MAX_PIXELS = 50_000_000  # a 50-megapixel phone photo is read; larger ones are refused
 JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
-
-
-class PhotoError(AtelierError):
-    """The upload is not a photo the scanner can read."""
 
 
 def sniff(data: bytes) -> tuple[str, int, int]:
@@ -50,7 +46,8 @@ def sniff(data: bytes) -> tuple[str, int, int]:
     raise PhotoError("image: not a JPEG or PNG photo")
 
 
-def decode(data: bytes) -> np.ndarray:
+def decode(data: bytes) -> Image:
+    """The photo's pixels (BGR), once its header says it is a JPEG or PNG of a sane size."""
     if not data:
         raise PhotoError("image: empty file")
     kind, width, height = sniff(data)
@@ -66,21 +63,15 @@ def decode(data: bytes) -> np.ndarray:
     return np.asarray(image, np.uint8)
 
 
-@dataclass(frozen=True)
-class Reading:
-    observation: Observation
-    views: dict[tuple[str, ...], StoredView]
-
-
 class PhotoReader:
-    """One scanner for the whole app, built on first use (it draws every printed board once);
-    scans run one at a time since the scanner keeps caches."""
+    """The table's photo reader: one scanner, built on first use (it draws every printed board
+    once); scans run one at a time since the scanner keeps caches."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._scanner: Scanner | None = None
 
-    def read(self, data: bytes) -> Reading:
+    def read_photo(self, data: bytes) -> PhotoReading:
         image = decode(data)
         with self._lock:
             if self._scanner is None:
@@ -88,17 +79,4 @@ class PhotoReader:
             scanner = self._scanner
             observation = scanner.scan(image)
             views = board_views(image, observation.markers, scanner.index, observation.boards)
-        stored = {
-            key: StoredView(
-                view.jpeg,
-                {
-                    "width": view.width,
-                    "height": view.height,
-                    "regions": {
-                        name: [list(p) for p in points] for name, points in view.regions.items()
-                    },
-                },
-            )
-            for key, view in views.items()
-        }
-        return Reading(observation, stored)
+        return PhotoReading(observation.boards, stored_views(views), observation.total_ms)
