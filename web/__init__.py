@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import AtelierError
-from companion.reading import TableReader
+from companion.reading import Live, TableReader
 from companion.table.session import (
     ConflictError,
     NothingReadError,
@@ -62,14 +62,23 @@ def _secret_key(folder: Path) -> bytes:
     return key
 
 
-def create_app(config: Mapping[str, Any], reader: TableReader) -> Flask:
-    """The app for the tables of ``config["DATA_DIR"]``, reading photos with ``reader``; other
-    keys of ``config`` override ``DEFAULTS``."""
+def create_app(
+    config: Mapping[str, Any],
+    reader: TableReader,
+    *,
+    tables: Tables | None = None,
+    live: Live | None = None,
+    led_state: Callable[[], Mapping[str, object]] | None = None,
+) -> Flask:
+    """The app for the tables of ``config["DATA_DIR"]`` (``tables`` when given, whose owner
+    closes them), reading photos with ``reader``, showing what ``live`` feeds and what emulated
+    LED displays show (``led_state``); other keys of ``config`` override ``DEFAULTS``."""
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config)
     folder = Path(app.config["DATA_DIR"])
-    tables = Tables(folder)
+    if tables is None:
+        tables = Tables(folder)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(folder)
     hub = Hub()
@@ -82,6 +91,8 @@ def create_app(config: Mapping[str, Any], reader: TableReader) -> Flask:
             reader,
             float(app.config["SSE_KEEPALIVE"]),
             float(app.config["SSE_MAX_SECONDS"]),
+            live,
+            led_state,
         ),
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, abort, jsonify, request, url_for
 
 from companion.content.pigments import content_for
 from companion.fields import Field, read_json_text
@@ -40,7 +40,7 @@ def _links(table: str, token: str | None = None) -> dict[str, str]:
 @api.get("/led")
 def led() -> Response:
     """What the emulated LED score displays show (``atelier serve --led emulator``)."""
-    state = current_app.config.get("LED_STATE")
+    state = services().led_state
     if state is None:
         abort(404, "this server drives no emulated LED displays")
     return jsonify(state())

@@ -6,33 +6,17 @@ live table's scoreboard, which follows the live source from one game's table to 
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from flask import (
-    Blueprint,
-    abort,
-    current_app,
-    jsonify,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from companion.reading import Live
 from companion.table.session import Created
 from web.security import page_token
 from web.services import services
 
 camera = Blueprint("camera", __name__)
-
-# ``LIVE_VIEW`` in the app's config: table id -> the newest annotated frame (JPEG), or None
-# when no live camera feeds that table or no frame was read yet.
-LiveView = Callable[[str], bytes | None]
-# ``LIVE_TABLES`` in the app's config: the tables a live source has fed and still keeps, oldest
-# first (the demo plays its games one after another, each on a table of its own, and keeps the
-# last round of each); the last is the one fed now.
-LiveTables = Callable[[], Sequence[Created]]
 
 
 def _authorised(table: str) -> str:
@@ -43,17 +27,17 @@ def _authorised(table: str) -> str:
     return token
 
 
-def _view() -> LiveView:
-    view: LiveView | None = current_app.config.get("LIVE_VIEW")
-    if view is None:
+def _live() -> Live:
+    live = services().live
+    if live is None:
         abort(404, description="no live camera feeds this server")
-    return view
+    return live
 
 
 @camera.get("/t/<table>/camera")
 def camera_page(table: str) -> str:
     token = _authorised(table)
-    _view()
+    _live()
     state = services().tables.state(table)
     return render_template("camera.html", state=state, token=token)
 
@@ -61,7 +45,7 @@ def camera_page(table: str) -> str:
 @camera.get("/t/<table>/camera.jpg")
 def camera_frame(table: str) -> Response:
     _authorised(table)
-    picture = _view()(table)
+    picture = _live().view(table)
     if picture is None:
         abort(404, description="no live camera frame of this table yet")
     response = Response(picture, mimetype="image/jpeg")
@@ -70,8 +54,10 @@ def camera_frame(table: str) -> Response:
 
 
 def _fed() -> Sequence[Created]:
-    tables: LiveTables | None = current_app.config.get("LIVE_TABLES")
-    fed = tables() if tables is not None else ()
+    """The tables the live source fed and still keeps, oldest first (the demo plays its games
+    one after another, each on a table of its own, and keeps the last round of each)."""
+    live = services().live
+    fed = live.fed() if live is not None else ()
     if not fed:
         abort(404, description="no live camera feeds this server")
     return fed

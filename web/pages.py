@@ -103,7 +103,7 @@ def _page(template: str, state: TableState, **more: Any) -> str:
         state=state,
         scores=state.scores_json(),
         token=token,
-        led=current_app.config.get("LED_STATE") is not None,
+        led=services().led_state is not None,
         **more,
     )
 

@@ -1,13 +1,15 @@
 """What the app's views share, held by the app itself (never by the module): the tables of the
-data folder, the hub of live streams, the photo reader and the stream timings."""
+data folder, the hub of live streams, the photo reader, the stream timings, and the live source
+and the LED displays when the server has them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from flask import Flask, current_app
 
-from companion.reading import TableReader
+from companion.reading import Live, TableReader
 from companion.table.session import Tables
 from web.hub import Hub
 
@@ -21,6 +23,8 @@ class Services:
     reader: TableReader
     keepalive: float  # seconds between keep-alive comments on a quiet stream
     stream_seconds: float  # a stream ends after this long; the browser reconnects and catches up
+    live: Live | None  # the source feeding tables hands-free (``atelier serve --camera``)
+    led_state: Callable[[], Mapping[str, object]] | None  # what emulated LED displays show
 
 
 def install(app: Flask, services: Services) -> None:

@@ -137,10 +137,16 @@ class LivePlay:
         is the one fed now."""
         return self._rotation.kept()
 
-    @property
-    def reader(self) -> LiveReader | None:
-        """The loop's reader, the same from game to game (restarted for each)."""
-        return None if self._loop is None else self._loop.reader
+    def view(self, table: str) -> bytes | None:
+        """The camera view of any table the live source has fed: the newest frame of the game
+        being played, annotated."""
+        reader = None if self._loop is None else self._loop.reader
+        if reader is None or all(c.table != table for c in self.fed()):
+            return None
+        seen = reader.latest
+        if seen is None:
+            return None
+        return debug_jpeg(seen, reader.scanner.index, reader.filter.settings)
 
     def _follow(self, frame: Frame) -> None:
         """Before each frame: a frame of the next game starts that game's table."""
@@ -169,19 +175,3 @@ def start_live(
     play = LivePlay(tables, choice, settings, report)
     play.start()
     return play
-
-
-def live_view(play: LivePlay) -> Callable[[str], bytes | None]:
-    """The web's camera view of any table the live source has fed: the newest frame of the game
-    being played, annotated."""
-
-    def view(asked: str) -> bytes | None:
-        reader = play.reader
-        if reader is None or all(c.table != asked for c in play.fed()):
-            return None
-        seen = reader.latest
-        if seen is None:
-            return None
-        return debug_jpeg(seen, reader.scanner.index, reader.filter.settings)
-
-    return view

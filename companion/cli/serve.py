@@ -7,7 +7,7 @@ import dataclasses
 import signal
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -210,36 +210,41 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
     # Imported here so that other commands never load Flask, the server or OpenCV.
     from waitress.server import create_server
 
-    from companion.cli.live import choose_source, live_view, start_live
+    from companion.cli.live import choose_source, start_live
+    from companion.table.session import Tables
     from vision.photos import PhotoReader
     from web import create_app
     from web.qr import qr_text
     from web.services import services_of
 
     # A missing video fails here, before a data folder or a table is made for it.
-    live = choose_source(args.camera, args.video, args.demo)
+    choice = choose_source(args.camera, args.video, args.demo)
     address = lan_address() if args.host in ("0.0.0.0", "") else args.host
     url = f"http://{address}:{args.port}/"
     with ExitStack() as stack:
-        config: dict[str, Any] = {"DATA_DIR": args.data, "PUBLIC_URL": url}
-        driver = _led_driver(args.led, stack, config) if args.led else None
-        app = create_app(config, PhotoReader())
+        driver, led_state = _led_driver(args.led, stack) if args.led else (None, None)
+        # The tables before the app: the displays follow them and the live source feeds them.
+        tables = Tables(args.data)
         # Closed last, once nothing writes: the log's write-ahead file is folded into the database.
-        stack.callback(services_of(app).tables.close)
-        # Live streams end at once: the server's threads are not held by open scoreboards.
-        stopping.first(services_of(app).hub.close)
+        stack.callback(tables.close)
         if driver is not None:
             from firmware_bridge.follow import ScoreFollower
 
-            tables = services_of(app).tables
             tables.listen(ScoreFollower(tables, driver))
-        first = None
-        if live is not None:
-            play = start_live(services_of(app).tables, live, settings=settings)
-            stack.callback(play.stop)
-            app.config["LIVE_VIEW"] = live_view(play)
-            app.config["LIVE_TABLES"] = play.fed
-            first = play.fed()[0]
+        live = None
+        if choice is not None:
+            live = start_live(tables, choice, settings=settings)
+            stack.callback(live.stop)
+        app = create_app(
+            {"DATA_DIR": args.data, "PUBLIC_URL": url},
+            PhotoReader(),
+            tables=tables,
+            live=live,
+            led_state=led_state,
+        )
+        # Live streams end at once: the server's threads are not held by open scoreboards.
+        stopping.first(services_of(app).hub.close)
+        first = live.fed()[0] if live is not None else None
         try:
             server = create_server(app, host=args.host, port=args.port, threads=args.threads)
         except OSError as exc:
@@ -267,15 +272,23 @@ def _line(text: str, stream: TextIO) -> None:
     stream.flush()
 
 
-def _led_driver(choice: str, stack: ExitStack, config: dict[str, Any]) -> DisplayDriver:
-    """A running display driver for ``--led``; an emulator also lends its digits to the web."""
+def _led_driver(
+    choice: str, stack: ExitStack
+) -> tuple[DisplayDriver, Callable[[], Mapping[str, object]] | None]:
+    """A running display driver for ``--led``, and for an emulator what its digits show (the
+    web shows them too)."""
     from firmware_bridge.driver import DisplayDriver
     from firmware_bridge.emulator import Emulator, state_json
     from firmware_bridge.transport import SerialPort
 
+    state: Callable[[], Mapping[str, object]] | None = None
     if choice == "emulator":
         emulator = stack.enter_context(Emulator())
-        config["LED_STATE"] = lambda: state_json(emulator.state)
+
+        def shown() -> Mapping[str, object]:
+            return state_json(emulator.state)
+
+        state = shown
         port = emulator.path
         _line(f"LED emulator on {port}", sys.stderr)
     elif choice == "auto":
@@ -284,4 +297,4 @@ def _led_driver(choice: str, stack: ExitStack, config: dict[str, Any]) -> Displa
         port = resolve_port("auto", timeout=1.0)
     else:
         port = choice
-    return stack.enter_context(DisplayDriver(lambda: SerialPort(port)))
+    return stack.enter_context(DisplayDriver(lambda: SerialPort(port))), state

@@ -7,6 +7,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.table.session import Created, Tables
+from tests.live.fake_live import FakeLive
 from tests.live.video import SEED, SETTINGS, render, scanner
 from tests.web.fake_reader import FakeReader
 from vision.capture.latest import Frame
@@ -53,13 +55,14 @@ def test_the_camera_view_is_a_jpeg_no_wider_than_the_browser_needs() -> None:
 
 
 def test_the_camera_page_shows_the_live_tables_frame_to_its_players(tmp_path: Path) -> None:
-    app = create_app({"DATA_DIR": tmp_path}, FakeReader())
-    client = app.test_client()
-    tables = app.extensions["atelier"].tables
+    tables = Tables(tmp_path)
     live = tables.create({"game": "colorfield", "players": [{"name": "Ana"}]})
     other = tables.create({"game": "colorfield", "players": [{"name": "Ben"}]})
-    assert client.get(f"/t/{live.table}/camera?token={live.token}").status_code == 404
-    app.config["LIVE_VIEW"] = lambda table: b"\xff\xd8jpeg" if table == live.table else None
+    unfed = create_app({"DATA_DIR": tmp_path}, FakeReader(), tables=tables).test_client()
+    assert unfed.get(f"/t/{live.table}/camera?token={live.token}").status_code == 404
+    camera = FakeLive([live], {live.table: b"\xff\xd8jpeg"})
+    app = create_app({"DATA_DIR": tmp_path}, FakeReader(), tables=tables, live=camera)
+    client = app.test_client()
     page = client.get(f"/t/{live.table}/camera?token={live.token}")
     assert page.status_code == 200
     assert f'src="/t/{live.table}/camera.jpg?token={live.token}"' in page.get_data(as_text=True)
@@ -75,15 +78,17 @@ def test_the_camera_page_shows_the_live_tables_frame_to_its_players(tmp_path: Pa
 
 
 def test_the_live_address_opens_the_scoreboard_of_the_game_played_now(tmp_path: Path) -> None:
-    app = create_app({"DATA_DIR": tmp_path}, FakeReader())
+    tables = Tables(tmp_path)
+    unfed = create_app({"DATA_DIR": tmp_path}, FakeReader(), tables=tables).test_client()
+    assert unfed.get("/live").status_code == 404  # no live source feeds this server
+    assert unfed.get("/api/live").status_code == 404
+    fed: list[Created] = []
+    app = create_app({"DATA_DIR": tmp_path}, FakeReader(), tables=tables, live=FakeLive(fed))
     client = app.test_client()
-    tables = app.extensions["atelier"].tables
-    assert client.get("/live").status_code == 404  # no live source feeds this server
-    assert client.get("/api/live").status_code == 404
+    assert client.get("/live").status_code == 404  # nor before it has fed a table
     first = tables.create({"game": "colorfield", "players": [{"name": "Ana"}]})
     now = tables.create({"game": "isle", "players": [{"name": "Ana"}], "options": CONDITIONS})
-    fed = [first]
-    app.config["LIVE_TABLES"] = lambda: tuple(fed)
+    fed.append(first)
     assert client.get("/api/live").get_json() == {"table": first.table}
     fed.append(now)
     assert client.get("/api/live").get_json() == {"table": now.table}

@@ -10,8 +10,9 @@ from pathlib import Path
 from playwright.sync_api import Browser, expect
 from waitress.server import create_server
 
-from companion.table.session import Created
+from companion.table.session import Created, Tables
 from tests.chromium import WAIT_MS
+from tests.live.fake_live import FakeLive
 from tests.web.fake_reader import FakeReader
 from web import create_app
 
@@ -21,12 +22,11 @@ ISLE = {"conditions": {"green": "grass", "blue": "river", "brown": "caves", "red
 def test_the_live_scoreboard_follows_the_demo_to_its_next_game(
     browser: Browser, tmp_path: Path
 ) -> None:
-    app = create_app({"DATA_DIR": tmp_path}, FakeReader())
-    tables = app.extensions["atelier"].tables
+    tables = Tables(tmp_path)
     players = [{"name": "Ana"}, {"name": "Ben"}]
     first = tables.create({"game": "colorfield", "players": players})
     fed: list[Created] = [first]
-    app.config["LIVE_TABLES"] = lambda: tuple(fed)
+    app = create_app({"DATA_DIR": tmp_path}, FakeReader(), tables=tables, live=FakeLive(fed))
     running = create_server(app, host="127.0.0.1", port=0, threads=16)
     url = f"http://127.0.0.1:{running.effective_port}"  # type: ignore[union-attr]
     threading.Thread(target=running.run, daemon=True).start()

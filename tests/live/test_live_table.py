@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli.live import DEMO_PLAYERS, LiveChoice, choose_source, live_view, start_live
+from companion.cli.live import DEMO_PLAYERS, LiveChoice, choose_source, start_live
 from companion.cli.main import build_parser
 from companion.cli.serve import steadiness
 from companion.errors import SourceError
@@ -81,11 +81,10 @@ def test_the_demo_plays_its_games_in_turn_each_on_a_table_of_its_own(tmp_path: P
     assert scores(tables, first) == opening_totals("colorfield")
     assert scores(tables, second) == opening_totals("isle")
     # The camera view of any table the demo fed shows what the camera sees now.
-    view = live_view(play)
-    newest = view(second.table)
+    newest = play.view(second.table)
     assert newest is not None and newest[:2] == b"\xff\xd8"
-    assert view(first.table) == newest
-    assert view("0badc0de") is None
+    assert play.view(first.table) == newest
+    assert play.view("0badc0de") is None
     tables.close()
 
 

@@ -39,8 +39,9 @@ def test_the_displays_follow_an_accepted_scan(
     tmp_path: Path, reader: PhotoReader, photo: dict[str, Any]
 ) -> None:
     with Emulator() as emulator:
-        config = {"DATA_DIR": tmp_path, "LED_STATE": lambda: state_json(emulator.state)}
-        app = create_app(config, reader)
+        app = create_app(
+            {"DATA_DIR": tmp_path}, reader, led_state=lambda: state_json(emulator.state)
+        )
         tables = services_of(app).tables
         with DisplayDriver(lambda: SerialPort(emulator.path)) as driver:
             tables.listen(ScoreFollower(tables, driver))
