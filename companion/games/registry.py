@@ -1,4 +1,5 @@
-"""The games the command line knows, by the name a position file gives in ``"game"``."""
+"""The games the command line knows, by the name a position file gives in ``"game"``: each one's
+position scorer and its rules (``protocol.GameRules``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.fields import Field
+from companion.games.protocol import GameRules
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,8 @@ class GameEntry:
     title: str
     # Scores one position document; the optional path is a user's content file for the game.
     evaluate: Callable[[Field, Path | None], Report]
+    # The whole game, played through the interface every game shares.
+    rules: GameRules[Any, Any]
 
 
 # Each name is a package under companion.games with an ``entry`` module defining ``ENTRY``.

@@ -8,6 +8,7 @@ from companion.content.colorfield import content_for
 from companion.fields import Field
 from companion.games.colorfield.explain import explain_canvas_score
 from companion.games.colorfield.position import parse_canvas
+from companion.games.colorfield.rules import ColorFieldRules
 from companion.games.colorfield.scoring import score_canvas
 from companion.games.registry import GameEntry, Report
 
@@ -18,4 +19,6 @@ def evaluate(document: Field, deck: Path | None) -> Report:
     return Report(score.to_json(), explain_canvas_score(score))
 
 
-ENTRY = GameEntry(name="colorfield", title="Color Field", evaluate=evaluate)
+ENTRY = GameEntry(
+    name="colorfield", title="Color Field", evaluate=evaluate, rules=ColorFieldRules()
+)

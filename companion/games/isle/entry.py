@@ -8,6 +8,7 @@ from companion.content.isle import content_for
 from companion.fields import Field
 from companion.games.isle.explain import explain_sheet_score
 from companion.games.isle.position import parse_position
+from companion.games.isle.rules import IsleRules
 from companion.games.isle.scoring import score_sheet
 from companion.games.registry import GameEntry, Report
 
@@ -19,4 +20,4 @@ def evaluate(document: Field, deck: Path | None) -> Report:
     return Report(score.to_json(), explain_sheet_score(score))
 
 
-ENTRY = GameEntry(name="isle", title="Isle of Colors", evaluate=evaluate)
+ENTRY = GameEntry(name="isle", title="Isle of Colors", evaluate=evaluate, rules=IsleRules())

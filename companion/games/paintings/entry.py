@@ -8,6 +8,7 @@ from companion.content.paintings import content_for
 from companion.fields import Field
 from companion.games.paintings.explain import explain_player_score
 from companion.games.paintings.position import parse_position
+from companion.games.paintings.rules import PaintingsRules
 from companion.games.paintings.scoring import score_player
 from companion.games.registry import GameEntry, Report
 
@@ -19,4 +20,4 @@ def evaluate(document: Field, deck: Path | None) -> Report:
     return Report(score.to_json(), explain_player_score(score))
 
 
-ENTRY = GameEntry(name="paintings", title="Paintings", evaluate=evaluate)
+ENTRY = GameEntry(name="paintings", title="Paintings", evaluate=evaluate, rules=PaintingsRules())

@@ -9,6 +9,7 @@ from companion.fields import Field
 from companion.games.pigments.checker import check_pan
 from companion.games.pigments.explain import explain_palette, explain_pan, explain_tally
 from companion.games.pigments.position import PalettePosition, PanPosition, parse_position
+from companion.games.pigments.rules import PigmentsRules
 from companion.games.pigments.scoring import PaletteScore, score_tally
 from companion.games.registry import GameEntry, Report
 
@@ -27,4 +28,4 @@ def evaluate(document: Field, deck: Path | None) -> Report:
     return Report(tally.to_json(), explain_tally(tally))
 
 
-ENTRY = GameEntry(name="pigments", title="Pigment Lab", evaluate=evaluate)
+ENTRY = GameEntry(name="pigments", title="Pigment Lab", evaluate=evaluate, rules=PigmentsRules())
