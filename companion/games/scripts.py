@@ -1,10 +1,11 @@
 """Scripted games for the live demo: a short, legal sequence of turns of each game.
 
-Each script plays the game's rules engine with a simple player that always makes the same choice,
-so every turn is one the engine accepts, and records what a camera over the table would see: the
-players' boards as position documents, before the first turn and after each turn that changes
-them. Turns that leave the boards as they were (a Paintings card taken into a hand) are played but
-not shown.
+Each script plays the game through its rules (``protocol.GameRules``) with a simple player that
+always makes the same choice, so every turn is one the rules accept, and records what a camera
+over the table would see: the players' boards as position documents, before the first turn and
+after each turn that changes them. Turns that leave the boards as they were (a Paintings card
+taken into a hand) are played but not shown. Color Field's script lays printed tiles on canvases
+without playing the game.
 """
 
 from __future__ import annotations
@@ -17,25 +18,34 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from companion.content import colorfield, isle, paintings, pigments
+from companion.content import colorfield
 from companion.errors import IllegalActionError
 from companion.games.colorfield.model import SPACES, TileKind
+from companion.games.isle.actions import Fill, FillNothing, Roll
 from companion.games.isle.codec import cells_to_json, conditions_to_json
 from companion.games.isle.gain import GainTable
-from companion.games.isle.game import Game, deal, roll_die
+from companion.games.isle.game import Game
 from companion.games.isle.model import Colour, Sheet, bits
+from companion.games.isle.rules import IsleRules
 from companion.games.paintings.advisor import advise, ribbons_won
-from companion.games.paintings.game import can_paint, new_game, play
 from companion.games.paintings.model import ArtCard
+from companion.games.paintings.rules import PaintingsRules
+from companion.games.paintings.state import Action as PaintingsAction
 from companion.games.paintings.state import CompletePainting, GameState, TakeCard
-from companion.games.pigments import game as lab
+from companion.games.pigments.actions import Action as LabAction
 from companion.games.pigments.actions import ClaimShade, Draft, EndTurn, Press
 from companion.games.pigments.checker import Verdict, check_pan
 from companion.games.pigments.model import BOARD, Chip
+from companion.games.pigments.rules import PigmentsRules
 from companion.games.pigments.state import BoardPan
 from companion.games.pigments.state import GameState as LabState
+from companion.games.protocol import GameRules, Setup
 
 Boards = tuple[dict[str, Any], ...]
+
+PAINTINGS: GameRules[GameState, PaintingsAction] = PaintingsRules()
+ISLE = IsleRules()  # its own type: the script rolls the dice its setup's seed gives
+LAB: GameRules[LabState, LabAction] = PigmentsRules()
 
 
 @dataclass(frozen=True)
@@ -87,20 +97,19 @@ def _copy(boards: list[dict[str, Any]]) -> Boards:
 def paintings_script(seed: int, players: int, turns: int) -> Script:
     """From the deal, each player takes the free card of the Art Row until they can paint, then
     paints the advisor's best three; shown from the moment every player has one painting."""
-    content = paintings.default_content()
-    state = new_game(players, seed, content.deck(), tuple(content.scoring_cards.values()))
+    state = PAINTINGS.new_game(Setup(players, seed))
     goals = [card.goal.value for card in state.scoring_cards]
     opening: Boards | None = None
     shown: list[Turn] = []
-    while state.current is not None and len(shown) < turns:
-        player = state.current
-        me = state.players[player]
-        if not can_paint(me):
-            state = play(state, player, TakeCard(0))
+    while (player := PAINTINGS.whose_turn(state)) is not None and len(shown) < turns:
+        legal = PAINTINGS.legal_actions(state)
+        if not any(isinstance(action, CompletePainting) for action in legal):
+            state = PAINTINGS.apply(state, TakeCard(0))
             continue
+        me = state.players[player]
         won = ribbons_won(me.paintings, state.scoring_cards)
         order = advise(me.hand, state.scoring_cards, won).best.order
-        state = play(state, player, CompletePainting(order))
+        state = PAINTINGS.apply(state, CompletePainting(order))
         boards = _paintings_boards(state, goals)
         if opening is None:
             if all(p.paintings for p in state.players):
@@ -130,20 +139,21 @@ def _paintings_boards(state: GameState, goals: Sequence[str]) -> Boards:
 def isle_script(seed: int, players: int, turns: int) -> Script:
     """A dealt game from blank sheets: each round one roll, then each player in turn colours in
     the compact group that scores most at once, in the colour that does."""
-    rng = random.Random(seed)
-    game = deal(isle.default_content().islands["default"], players, rng)
+    setup = Setup(players, seed)
+    game = ISLE.new_game(setup)
+    rolls = ISLE.rolls(setup)
     conditions = conditions_to_json(game.conditions)
     opening = _isle_boards(game, conditions)
     shown: list[Turn] = []
-    while not game.over and len(shown) < turns:
-        game = game.rolled(roll_die(rng))
-        for player in range(len(game.players)):
+    while not ISLE.over(game) and len(shown) < turns:
+        game = ISLE.apply(game, Roll(next(rolls)))
+        while (player := ISLE.whose_turn(game)) is not None:
             fill = _best_fill(game, player)
             if fill is None:
-                game = game.fill_nothing(player)
+                game = ISLE.apply(game, FillNothing(player))
                 continue
             colour, mask = fill
-            game = game.fill(player, colour, game.island.cells_of(mask))
+            game = ISLE.apply(game, Fill(player, colour, frozenset(game.island.cells_of(mask))))
             if len(shown) < turns:
                 shown.append(Turn(_isle_boards(game, conditions), player, player))
     return Script("isle", {"conditions": conditions}, opening, tuple(shown))
@@ -198,27 +208,25 @@ def pigments_script(seed: int, players: int, turns: int) -> Script:
     """A dealt game from empty palettes: each turn the player claims a shade for a pan when that
     helps, drafts the chips that bring their pans nearest their shades, and presses a pan whose
     mix matches its shade."""
-    content = pigments.default_content()
-    state = lab.new_game(players, content.chips, content.catalogue, content.faults, seed)
+    state = LAB.new_game(Setup(players, seed))
     opening = boards = _palettes(state)
     shown: list[Turn] = []
-    while not state.over and len(shown) < turns:
-        player = state.current
-        state = _best_draft(state)
-        for index, pan in enumerate(state.player.pans):
+    while (player := LAB.whose_turn(state)) is not None and len(shown) < turns:
+        state = _best_draft(state, player)
+        for index, pan in enumerate(state.players[player].pans):
             if not pan.pressed and _presses(pan, state):
-                state = lab.apply(state, Press(index)).state
+                state = LAB.apply(state, Press(index))
         before, boards = boards, _palettes(state)
         if boards != before:  # not when every chip went to the Spill Line
             shown.append(Turn(boards, player, player))
-        state = lab.apply(state, EndTurn()).state
+        state = LAB.apply(state, EndTurn())
     return Script("pigments", {}, opening, tuple(shown))
 
 
-def _best_draft(state: LabState) -> LabState:
-    """The current player's draft (after a claim for the pan it goes into, when that helps) that
-    brings their pans nearest pressing; the first such in a fixed order, so the same state always
-    gets the same turn."""
+def _best_draft(state: LabState, player: int) -> LabState:
+    """The draft of ``player``, whose turn it is (after a claim for the pan it goes into, when
+    that helps), that brings their pans nearest pressing; the first such in a fixed order, so the
+    same state always gets the same turn."""
     best: tuple[int, LabState] | None = None
     sources = (*state.crates, state.tray)
     for pan in range(len(BOARD)):
@@ -227,10 +235,10 @@ def _best_draft(state: LabState) -> LabState:
                 crate = None if source == len(state.crates) else source
                 for colour in sorted(set(chips), key=tuple(Chip).index):
                     try:
-                        after = lab.apply(claimed, Draft(colour, crate, pan)).state
+                        after = LAB.apply(claimed, Draft(colour, crate, pan))
                     except IllegalActionError:
                         continue  # a pressed or full pan
-                    value = _palette_value(after, state.current)
+                    value = _palette_value(after, player)
                     if best is None or value > best[0]:
                         best = (value, after)
     if best is None:
@@ -247,7 +255,7 @@ def _claims(state: LabState, pan: int) -> list[LabState]:
     for shade in state.shade_row:
         if len(shade.recipe) == board_pan.pan.size.windows:
             try:
-                found.append(lab.apply(state, ClaimShade(pan, shade.name)).state)
+                found.append(LAB.apply(state, ClaimShade(pan, shade.name)))
             except IllegalActionError:
                 continue  # two shades held already
     return found
