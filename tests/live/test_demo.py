@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from companion.cli.live import DEMO_PLAYERS, TableFeed
+from companion.live.feed import TableFeed
+from companion.live.setups import DEMO_PLAYERS
 from companion.observation import BoardObservation
 from companion.positions import evaluate_document
 from companion.table.events import SCAN
@@ -27,6 +28,7 @@ from vision.live.demo import (
     Shot,
     demo_games,
 )
+from vision.live.handover import handover
 from vision.live.loop import LiveReader
 
 GAMES = {game.script.game: game for game in demo_games(len(DEMO_PLAYERS))}
@@ -110,7 +112,7 @@ def test_each_demo_game_played_through_the_live_loop_is_scored_as_it_lies(
     tables = Tables(tmp_path)
     table = table_for(tables, game)
     messages: list[str] = []
-    reader = LiveReader(TableFeed(tables, table, messages.append), scanner=scanner())
+    reader = LiveReader(handover(TableFeed(tables, table, messages.append)), scanner=scanner())
     source = DemoSource((game,))
     source.open()
     number = 0

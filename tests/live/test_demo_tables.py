@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli.live import DEMO_PLAYERS, LiveChoice, start_live
+from companion.cli.live import LiveChoice, start_live
+from companion.live.setups import DEMO_PLAYERS
 from companion.observation import BoardObservation
 from companion.table.rotation import Rotation
 from companion.table.session import Tables, UnknownTableError

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli.live import DEMO_PLAYERS, LiveChoice, choose_source, start_live
+from companion.cli.live import LiveChoice, choose_source, start_live
 from companion.cli.main import build_parser
 from companion.cli.serve import steadiness
 from companion.errors import SourceError
+from companion.live.setups import DEMO_PLAYERS
 from companion.positions import evaluate_document
 from companion.table.events import SCAN
 from companion.table.session import Created, Tables

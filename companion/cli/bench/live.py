@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.bench.progress import end_progress, progress_line
-from companion.cli.live import DEMO_PLAYERS, TableFeed, table_setup
 from companion.cli.output import check_games, check_range, emit_json
 from companion.games.scripts import Script
+from companion.live.feed import TableFeed
+from companion.live.setups import DEMO_PLAYERS, table_setup
 from companion.table.rotation import Rotation
 from companion.table.session import Tables
 
@@ -73,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
     check_range(args.fps, 1, 240, "--fps")
     from vision.live.bench import bench_games, run_live_bench
     from vision.live.demo import DEMO_GAMES
+    from vision.live.handover import handover
+    from vision.live.loop import Accept
 
     names = [game for game, _, _ in DEMO_GAMES]
     check_games(args.game, names)
@@ -85,9 +88,9 @@ def run(args: argparse.Namespace) -> int:
         # As the demo does: a game played again replaces its table of the round before.
         rotation = Rotation(tables, len(played))
 
-        def table_for(script: Script) -> TableFeed:
+        def table_for(script: Script) -> Accept:
             created = rotation.create(table_setup(script.game, DEMO_PLAYERS, script.options))
-            return TableFeed(tables, created.table, _refusals(refused))
+            return handover(TableFeed(tables, created.table, _refusals(refused)))
 
         try:
             results = run_live_bench(
