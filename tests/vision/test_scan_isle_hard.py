@@ -462,7 +462,7 @@ def test_a_sheet_placed_by_one_marker_is_lined_up_on_its_grid_though_far_off(
     markers = full_search(rendering.image)
     assert [m.id for m in markers] == [82]
     (board,) = register(markers, scanner.index).boards
-    maps = scanner.isle.maps(board.layout)
+    maps = IsleReader().maps(board.layout)
     face = rectify(rendering.image, board, SHEET_PPM).image
     anchors = np.array([m.rect.centre for m in board.layout.markers if m.id == 82])
     correction = grid_alignment(np.asarray(face, np.float32), maps, anchors)
@@ -490,7 +490,7 @@ def test_the_markers_keep_the_grid_from_tilting_where_no_colour_shows(
     scanner = tools[1]
     _, rendering = hard_render(tools[0], seed)
     (board,) = register(full_search(rendering.image), scanner.index).boards
-    maps = scanner.isle.maps(board.layout)
+    maps = IsleReader().maps(board.layout)
     face = np.asarray(rectify(rendering.image, board, SHEET_PPM).image, np.float32)
     drawn = {
         f"cell ({c['cell'].removeprefix('cell ')})": c["centre"] for c in rendering.truth["cells"]

@@ -30,12 +30,9 @@ from vision.scan.colours import channel_max
 from vision.scan.context import BoardContext, piece_on_board, white_of
 from vision.scan.marker_search import MarkerSearch, Place
 from vision.scan.missing_markers import places_to_search
-from vision.scan.readers.colorfield import ColorFieldReader
-from vision.scan.readers.isle import IsleReader
-from vision.scan.readers.paintings import PaintingsReader
-from vision.scan.readers.pigments import PigmentsReader
+from vision.scan.readers.reader import BoardReader, Kind, Printed, kind_of
+from vision.scan.readers.registry import READERS
 from vision.scan.readers.second_look import Rescue
-from vision.scan.readers.tables import ArtRowReader, MarketReader
 from vision.scan.rectify import rectify
 from vision.scan.reference import find_reference, read_patches
 from vision.scan.refine import refine
@@ -51,21 +48,6 @@ MAX_CLIPPED = 0.25  # more of a board's coloured print than this so bright: it i
 CLIPPED_SAMPLE = 7  # every 7th coloured pixel is plenty to judge the exposure
 MIN_CONFIDENCE = 0.5
 REGISTRATION_CONFIDENCE = {4: 1.0, 3: 0.98, 2: 0.95, 1: 0.85}
-# Boards are read at one resolution per game, so what is built per board (the printed face to
-# compare with, the isle's pixel-to-cell map) is built once.
-READ_PPM = {"isle": 1.0, "colorfield": 2.5, "pigments": 2.5, "paintings": 2.0}
-READ_KINDS = {
-    ("colorfield", "canvas"),
-    ("paintings", "mat"),
-    ("paintings", "art-row"),
-    ("isle", "sheet"),
-    ("pigments", "palette"),
-    ("pigments", "market"),
-}
-SHARED_KINDS = {("paintings", "art-row"), ("pigments", "market")}
-# Boards read from their pieces' markers alone, never by colour: light that blows out their
-# print (or white cards lying over it) cannot change what they say.
-READ_BY_MARKERS = {("paintings", "mat")}
 # Markers named by their look where the detector outlined them but could not decode them
 # (measured on hard Paintings photos: see ``vision.scan.readers.second_look``).
 RESCUED_KINDS = {("paintings", "mat"), ("paintings", "art-card")}
@@ -74,9 +56,6 @@ RESCUED_KINDS = {("paintings", "mat"), ("paintings", "art-card")}
 # two decoded, a third named there is placed less precisely than the grid lines the sheet up.)
 RESCUED_SHEETS = {("isle", "sheet")}
 FEW_MARKERS = 2
-# Boards whose reader measures the paper's white itself, channel by channel where the sensor
-# clips, and refuses only what clipping leaves unreadable.
-OWN_EXPOSURE = {("isle", "sheet")}
 
 
 @dataclass(frozen=True)
@@ -107,29 +86,24 @@ class Scanner:
         self._undistort: dict[tuple[int, int], tuple[Any, Any]] = {}
         self._faces: dict[tuple[str, float], Image] = {}
         self._coloured_print: dict[tuple[str, float], NDArray[np.intp]] = {}
-        self.colorfield = ColorFieldReader()
-        self.isle = IsleReader()
-        self.paintings = PaintingsReader()
-        self.pigments = PigmentsReader()
-        self.art_row = ArtRowReader()
-        self.market = MarketReader()
+        self.readers: dict[Kind, BoardReader] = {
+            kind: entry.reader() for kind, entry in READERS.items()
+        }
         self.rescue = Rescue(RESCUED_KINDS)
         self.sheet_rescue = Rescue(RESCUED_SHEETS)
 
     def prepare(self) -> None:
         """Draw every board's printed face now rather than on first sight (for a live camera or
-        a benchmark, where the first frame's latency counts)."""
-        sheets, palettes = [], []
-        for owner in self.index.values():
-            layout = owner.layout
-            if (layout.game, layout.kind) in READ_KINDS:
-                self._printed(layout, READ_PPM[layout.game])
-            if (layout.game, layout.kind) == ("isle", "sheet"):
-                sheets.append(layout)
-            if (layout.game, layout.kind) == ("pigments", "palette"):
-                palettes.append((layout, self._printed(layout, READ_PPM["pigments"])))
-        self.isle.prepare(sheets)
-        self.pigments.prepare(palettes, READ_PPM["pigments"])
+        a benchmark, where the first frame's latency counts), and what each reader builds per
+        board."""
+        boards: dict[Kind, list[Printed]] = {kind: [] for kind in READERS}
+        layouts = {owner.layout.key: owner.layout for owner in self.index.values()}
+        for layout in layouts.values():
+            entry = READERS.get(kind_of(layout))
+            if entry is not None:
+                boards[entry.key].append((layout, self._printed(layout, entry.ppm)))
+        for kind, reader in self.readers.items():
+            reader.prepare(boards[kind], READERS[kind].ppm)
 
     def _coloured(self, layout: Layout, ppm: float) -> NDArray[np.intp]:
         """Where the board's print is coloured, not paper white: a sample of flat pixel indices."""
@@ -246,8 +220,7 @@ class Scanner:
             # A board seen by few markers is placed better by the pieces on it.
             refine(b, registration.pieces, registration.boards) if len(b.marker_ids) <= 2 else b
             for b in registration.boards
-            if (b.layout.game, b.layout.kind) in READ_KINDS
-            and (game is None or b.layout.game == game)
+            if kind_of(b.layout) in READERS and (game is None or b.layout.game == game)
         ]
         read = [self._read_board(image, board, registration, correction) for board in boards]
         mats = [o for o in read if o.game == "paintings" and o.kind == "player"]
@@ -286,8 +259,8 @@ class Scanner:
         correction: ColourCorrection | None,
     ) -> BoardObservation:
         pieces = registration.pieces
-        if (board.layout.game, board.layout.kind) == ("pigments", "palette"):
-            board = self.pigments.place(image, board)
+        entry, reader = READERS[kind_of(board.layout)], self.readers[kind_of(board.layout)]
+        board = reader.place(image, board)
         layout = board.layout
         problems: list[str] = []
         if board.error_px > MAX_FIT_ERROR_PX:
@@ -295,13 +268,11 @@ class Scanner:
                 f"board {layout.key}: its markers disagree by {board.error_px:.1f} px "
                 "(bent, or a marker misread)"
             )
-        ppm = READ_PPM[layout.game]
+        ppm = entry.ppm
         face = rectify(image, board, ppm)
         printed = self._printed(layout, ppm)
         clipped = _clipped_share(face.image, self._coloured(layout, ppm))
-        overexposed = clipped > MAX_CLIPPED and (layout.game, layout.kind) not in (
-            READ_BY_MARKERS | OWN_EXPOSURE
-        )
+        overexposed = clipped > MAX_CLIPPED and entry.refused_when_overexposed
         if overexposed:
             # Blown-out light leaves pale colours at the sensor's limit, like white: nothing
             # read by colour there can be trusted.
@@ -312,20 +283,7 @@ class Scanner:
         on_board = [piece_on_board(p, board) for p in pieces]
         balance = white_of(face, layout, correction, board.marker_ids)
         ctx = BoardContext(image, board, face, balance, on_board, printed)
-        position: dict[str, Any]
-        which = (layout.game, layout.kind)
-        if which == ("colorfield", "canvas"):
-            position = self.colorfield.read(ctx)
-        elif which == ("isle", "sheet"):
-            position = self.isle.read(ctx)
-        elif which == ("pigments", "palette"):
-            position = self.pigments.read(ctx)
-        elif which == ("pigments", "market"):
-            position = self.market.read(ctx)
-        elif which == ("paintings", "art-row"):
-            position = self.art_row.read(ctx)
-        else:
-            position = {"cards": self.paintings.read(ctx), "painting": layout.content["painting"]}
+        position = reader.read(ctx)
         if overexposed:
             ctx.reads = [
                 replace(r, confidence=0.0, problem=r.problem or f"{r.component}: overexposed")
@@ -340,7 +298,7 @@ class Scanner:
         ]
         seen = REGISTRATION_CONFIDENCE.get(len(board.marker_ids), 0.0)
         confidence = seen * min([r.confidence for r in ctx.reads] or [1.0])
-        shared = which in SHARED_KINDS
+        shared = entry.shared
         return BoardObservation(
             layout.game,
             None if shared else layout.seat,

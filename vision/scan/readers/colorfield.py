@@ -20,6 +20,7 @@ from vision.layout.model import QUIET_MM
 from vision.scan.colours import WhiteBalance, column_median, to_lab
 from vision.scan.context import BoardContext, PieceOnBoard, ring_pixels
 from vision.scan.readers.common import CERTAIN, MIN_SEEN, is_empty, single_piece
+from vision.scan.readers.reader import BoardReader, ReaderEntry
 from vision.scan.readers.second_look import UNPLACED, SecondLook, placed_well
 from vision.scan.rectify import Rectified, masked_pixels, rectify
 
@@ -232,7 +233,7 @@ def _beside(number: int, rotation: int, spaces: Collection[int]) -> set[Side]:
     return facing
 
 
-class ColorFieldReader:
+class ColorFieldReader(BoardReader):
     def __init__(self) -> None:
         self.paints = EdgePaints()
         self.tiles = default_content().tiles
@@ -337,3 +338,6 @@ class ColorFieldReader:
         canvas = {key: layout.content[key] for key in ("top", "bottom", "left", "right")}
         canvas["id"] = layout.content["board"]
         return {"game": "colorfield", "canvas": canvas, "spaces": spaces}
+
+
+ENTRIES = (ReaderEntry("colorfield", "canvas", ColorFieldReader, 2.5),)

@@ -51,6 +51,7 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from itertools import pairwise
 from typing import Any
@@ -97,6 +98,7 @@ from vision.scan.readers.isle_sheet import (
     log_planes,
     sheet_maps,
 )
+from vision.scan.readers.reader import BoardReader, Printed, ReaderEntry
 from vision.scan.rectify import rectify
 
 Homography = NDArray[np.float64]
@@ -1109,13 +1111,13 @@ def unsure_white(read: Read, again: Read) -> Read:
     return Read(read.component, None, 0.0, f"{read.component}: ambiguous {read.value}/{seen}")
 
 
-class IsleReader:
+class IsleReader(BoardReader):
     def __init__(self) -> None:
         self._maps: dict[str, SheetMaps] = {}
 
-    def prepare(self, layouts: list[Layout]) -> None:
+    def prepare(self, boards: Sequence[Printed], ppm: float) -> None:
         """Build every sheet's maps now rather than on first sight."""
-        for layout in layouts:
+        for layout, _ in boards:
             self.maps(layout)
 
     def maps(self, layout: Layout) -> SheetMaps:
@@ -1323,3 +1325,8 @@ class IsleReader:
             else reads[k]
             for k, place in enumerate(maps.names)
         ]
+
+
+# The reader measures the paper's white itself, channel by channel where the sensor clips, and
+# refuses only what clipping leaves unreadable.
+ENTRIES = (ReaderEntry("isle", "sheet", IsleReader, SHEET_PPM, refused_when_overexposed=False),)

@@ -8,12 +8,13 @@ from companion.content.paintings import default_content
 from companion.observation import ComponentRead as Read
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import CERTAIN, MIN_SEEN, single_piece
+from vision.scan.readers.reader import BoardReader, ReaderEntry
 from vision.scan.readers.second_look import UNPLACED, SecondLook, placed_well
 
 PLACES = ("card bottom", "card middle", "card top")
 
 
-class PaintingsReader:
+class PaintingsReader(BoardReader):
     def __init__(self) -> None:
         self.cards = default_content().cards
         self.second_look = SecondLook("art-card")
@@ -45,8 +46,9 @@ class PaintingsReader:
             return None
         return str(found.piece.layout.content["card"]), found.confidence
 
-    def read(self, ctx: BoardContext) -> list[dict[str, Any]]:
-        """The painting's three cards, each inline with its catalogue id, as far as read."""
+    def read(self, ctx: BoardContext) -> dict[str, Any]:
+        """The painting's three cards, each inline with its catalogue id, as far as read, and
+        its number, by which a player's mats are merged into one position."""
         cards = []
         number = ctx.board.layout.content["painting"]
         for place in PLACES:
@@ -60,4 +62,9 @@ class PaintingsReader:
             cards.append(
                 {"slots": [[i.value for i in slot] for slot in card.slots], "card": card_id}
             )
-        return cards
+        return {"cards": cards, "painting": number}
+
+
+# Read from its pieces' markers alone, never by colour: light that blows out its print (or
+# white cards lying over it) cannot change what it says.
+ENTRIES = (ReaderEntry("paintings", "mat", PaintingsReader, 2.0, refused_when_overexposed=False),)

@@ -12,6 +12,7 @@ by its print showing bare.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,7 @@ from vision.scan.readers.pigments_cards import (
 from vision.scan.readers.pigments_chips import ChipReader, PanPixels, pan_pixels, slot_views
 from vision.scan.readers.pigments_pixels import crop, grey_levels, region_rect
 from vision.scan.readers.pigments_pose import PalettePrint, palette_print, placed_by_print
+from vision.scan.readers.reader import BoardReader, Printed, ReaderEntry
 from vision.scan.registration import Sighting
 
 
@@ -44,14 +46,14 @@ class Guide:
     marks: dict[str, NDArray[np.float32]]
 
 
-class PigmentsReader:
+class PigmentsReader(BoardReader):
     def __init__(self) -> None:
         self.chip_reader = ChipReader()
         self.shade_cards = ShadeCards()
         self._guides: dict[tuple[str, float], Guide] = {}
         self._prints: dict[str, PalettePrint] = {}
 
-    def prepare(self, palettes: list[tuple[Layout, Image]], ppm: float) -> None:
+    def prepare(self, palettes: Sequence[Printed], ppm: float) -> None:
         """Draw the shade cards' faces, and each palette's guide and whole print (with its
         printed face at ``ppm``), now rather than on first sight."""
         self.shade_cards.card_faces(ppm)
@@ -110,3 +112,6 @@ def _guide(layout: Layout, printed: NDArray[np.uint8], ppm: float) -> Guide:
         box = region_rect(layout, f"shade {pan}").inset(-PLACE_MARGIN_MM)
         marks[pan] = mark_edges(relative_brightness(grey_levels(crop(printed, box, ppm)), ppm), ppm)
     return Guide(pans, marks)
+
+
+ENTRIES = (ReaderEntry("pigments", "palette", PigmentsReader, 2.5),)

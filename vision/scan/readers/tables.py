@@ -14,6 +14,7 @@ from vision.layout.inks import INKS
 from vision.scan.colours import ColourClassifier, subset, to_lab
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import CERTAIN, MIN_SEEN, is_empty, single_piece
+from vision.scan.readers.reader import BoardReader, ReaderEntry
 from vision.scan.readers.second_look import UNPLACED, SecondLook, placed_well
 
 ROW = ("row 0", "row 1", "row 2", "row 3", "row 4")
@@ -72,7 +73,7 @@ def _unmarked_place(
     return None
 
 
-class ArtRowReader:
+class ArtRowReader(BoardReader):
     def __init__(self) -> None:
         self.second_look = SecondLook("art-card")
 
@@ -80,7 +81,7 @@ class ArtRowReader:
         return {"game": "paintings", "art_row": _card_places(ctx, ROW, self.second_look, "card")}
 
 
-class MarketReader:
+class MarketReader(BoardReader):
     def __init__(self) -> None:
         # An empty crate slot shows the crate's own print; the tray is the dark well.
         self.crate = ColourClassifier(subset(INKS, (*CHIPS, "frame")), CHIP_REJECT_DELTA_E)
@@ -140,3 +141,9 @@ class MarketReader:
             "shade_row": _card_places(ctx, names, self.second_look, "shade"),
             "spill_tray": self._spill_tray(ctx),
         }
+
+
+ENTRIES = (
+    ReaderEntry("paintings", "art-row", ArtRowReader, 2.0, shared=True),
+    ReaderEntry("pigments", "market", MarketReader, 2.5, shared=True),
+)
