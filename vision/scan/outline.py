@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 
 from vision.images import Image
 from vision.layout.model import Layout
+from vision.scan.homography import normalised
 from vision.scan.refine import uncertainty_mm
 from vision.scan.registration import Homography, Sighting
 
@@ -218,8 +219,7 @@ def _fit(
     inverse = np.linalg.inv(to_mm) @ np.linalg.svd(np.vstack(rows))[2][-1].reshape(3, 3) @ to_px
     if not np.linalg.cond(inverse) < SINGULAR:
         return None
-    homography = np.linalg.inv(inverse)
-    return np.asarray(homography / homography[2, 2], np.float64)
+    return normalised(np.linalg.inv(inverse))
 
 
 def _lifted(normaliser: Array, points: Array) -> Array:

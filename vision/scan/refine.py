@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.scan.homography import by_entry, by_point, entries, matrix
 from vision.scan.registration import Sighting
 
 ITERATIONS = 20
@@ -65,11 +66,7 @@ class _Problem:
         on_board = np.einsum("mij,mj->mi", turn, self.body_mm) + offset[self.body]
         points = np.concatenate([self.board_mm, on_board])
         targets = np.concatenate([self.board_px, self.body_px])
-        x, y = points[:, 0], points[:, 1]
-        w = h[6] * x + h[7] * y + 1.0
-        u = (h[0] * x + h[1] * y + h[2]) / w
-        v = (h[3] * x + h[4] * y + h[5]) / w
-        seen = np.stack([u, v], axis=1)
+        seen, du, dv = by_entry(h, points)
         # Blur pulls every detected corner a little towards its marker's centre.
         centres = seen.reshape(-1, 4, 2).mean(axis=1, keepdims=True)
         inward = (centres - seen.reshape(-1, 4, 2)).reshape(-1, 2)
@@ -79,14 +76,10 @@ class _Problem:
         residual = seen + shrink * inward - targets
         n = len(points)
         jac = np.zeros((n, 2, len(params)))
-        one, zero = np.ones(n), np.zeros(n)
-        jac[:, 0, :8] = np.stack([x, y, one, zero, zero, zero, -u * x, -u * y], 1) / w[:, None]
-        jac[:, 1, :8] = np.stack([zero, zero, zero, x, y, one, -v * x, -v * y], 1) / w[:, None]
+        jac[:, 0, :8], jac[:, 1, :8] = du, dv
         # How each image point moves with the board point it comes from, for the bodies' own
         # parameters.
-        du = np.stack([(h[0] - u * h[6]) / w, (h[1] - u * h[7]) / w], 1)
-        dv = np.stack([(h[3] - v * h[6]) / w, (h[4] - v * h[7]) / w], 1)
-        d_point = np.stack([du, dv], 1)[len(self.board_mm) :]  # M x 2 x 2
+        d_point = by_point(h, points)[len(self.board_mm) :]  # M x 2 x 2
         d_theta = np.einsum("mij,mj->mi", turn_d, self.body_mm)
         rows = len(self.board_mm) + np.arange(len(self.body))
         cols = 8 + 3 * self.body
@@ -215,7 +208,7 @@ def refine(
     board_mm = np.array([c for m in seen for c in m.rect.corners()], np.float64)
     board_px = board.to_image(board_mm)
     bodies = _on_board(board, pieces) + _neighbours(board, boards)
-    h = (board.homography / board.homography[2, 2]).ravel()[:8]
+    h = entries(board.homography)
     while True:
         problem = _problem(board_mm, board_px, bodies)
         start = np.concatenate([h, np.array([b.pose for b in bodies]).ravel(), [SHRINK_PX]])
@@ -229,7 +222,7 @@ def refine(
         misfit = np.sqrt(np.bincount(problem.body, per_point, len(bodies)) / counts)
         worst = int(np.argmax(misfit))
         if misfit[worst] <= OUTLIER_PX:
-            homography = np.append(params[:8], 1.0).reshape(3, 3)
+            homography = matrix(params[:8])
             error = float(np.sqrt((residual[:-1] ** 2).mean() * 2))
             return Sighting(board.layout, homography, board.marker_ids, error, _covariance(jac))
         bodies.pop(worst)
@@ -240,23 +233,9 @@ def uncertainty_mm(sighting: Sighting, point_mm: tuple[float, float]) -> float:
     0 when the covariance was not worked out (a board seen by three or four markers)."""
     if sighting.covariance is None:
         return 0.0
-    h = sighting.homography / sighting.homography[2, 2]
-    x, y = point_mm
-    w = h[2, 0] * x + h[2, 1] * y + 1.0
-    u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
-    v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
-    by_entry = (
-        np.array([[x, y, 1, 0, 0, 0, -u * x, -u * y], [0, 0, 0, x, y, 1, -v * x, -v * y]]) / w
-    )
-    local = (
-        np.array(
-            [
-                [h[0, 0] - u * h[2, 0], h[0, 1] - u * h[2, 1]],
-                [h[1, 0] - v * h[2, 0], h[1, 1] - v * h[2, 1]],
-            ]
-        )
-        / w
-    )
-    to_mm = np.linalg.inv(local)
-    spread = to_mm @ by_entry @ sighting.covariance @ by_entry.T @ to_mm.T
+    params, point = entries(sighting.homography), np.array([point_mm], np.float64)
+    _, du, dv = by_entry(params, point)
+    moves = np.vstack([du, dv])  # how the point's pixel position moves with each entry
+    to_mm = np.linalg.inv(by_point(params, point)[0])
+    spread = to_mm @ moves @ sighting.covariance @ moves.T @ to_mm.T
     return float(np.sqrt(max(np.trace(spread), 0.0)))

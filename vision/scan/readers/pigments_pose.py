@@ -26,6 +26,16 @@ from vision.draw import draw_layout
 from vision.images import Image
 from vision.layout.geometry import Circle, Rect
 from vision.layout.model import Layout
+from vision.scan.homography import (
+    by_entry,
+    entries,
+    homogeneous,
+    local_map,
+    matrix,
+    normalised,
+    scale_shift,
+    through,
+)
 from vision.scan.readers.pigments_pixels import correlation, grey_levels, smooth
 from vision.scan.registration import Sighting
 
@@ -153,7 +163,7 @@ def placed_by_print(image: Image, board: Sighting, printed: PalettePrint) -> Sig
     marker put it (else placed as it was), with the markers seen there by their look."""
     (marker,) = [m for m in board.layout.markers if m.id in board.marker_ids]
     centre = marker.rect.centre
-    at, local = _local(board.homography, centre)
+    at, local = local_map(board.homography, centre)
     scale = min(1.0, 1.0 / float(np.sqrt(abs(np.linalg.det(local)))))
     steps = np.linspace(-PERSPECTIVE_REACH, PERSPECTIVE_REACH, PERSPECTIVE_STEPS)
     grid = np.array([(gx, gy) for gx in steps for gy in steps])
@@ -163,25 +173,25 @@ def placed_by_print(image: Image, board: Sighting, printed: PalettePrint) -> Sig
         return board
     to_photo = photo.to_photo
     corners = np.array(marker.rect.corners(), np.float64)
-    seen_at = _project(_params(to_photo @ board.homography), corners)
+    as_seen = entries(to_photo @ board.homography)
+    seen_at = _project(as_seen, corners)
     sparse, dense = printed.sparse, printed.dense
     starts = _searched(photo, sparse, to_photo[None] @ perspectives, grid, steps[1] - steps[0])
     coarse = [
-        _fitted(p, sparse.points, sparse.coarse, photo.coarse, corners, seen_at) for p in starts
+        _fitted(p, _Target(sparse.points, sparse.coarse, photo.coarse, corners, seen_at))
+        for p in starts
     ]
     if not coarse:
         return board
     best = max(coarse, key=lambda p: _match(p, sparse.points, sparse.coarse, photo.coarse.level))
-    fine = _fitted(best, dense.points, dense.fine, photo.fine, corners, seen_at)
+    fine = _fitted(best, _Target(dense.points, dense.fine, photo.fine, corners, seen_at))
     score = _match(fine, dense.points, dense.fine, photo.fine.level)
-    before = _match(
-        _params(to_photo @ board.homography), dense.points, dense.fine, photo.fine.level
-    )
+    before = _match(as_seen, dense.points, dense.fine, photo.fine.level)
     stray = float(np.abs(_project(fine, corners) - seen_at).max())
     placed = board
     if stray <= MARKER_MM and score >= max(MIN_MATCH, before + BETTER):
-        homography = np.linalg.inv(to_photo) @ _matrix(fine)
-        placed = replace(board, homography=homography / homography[2, 2], covariance=None)
+        homography = normalised(np.linalg.inv(to_photo) @ matrix(fine))
+        placed = replace(board, homography=homography, covariance=None)
     return replace(placed, marker_ids=_markers_seen(image, placed, printed.markers))
 
 
@@ -209,9 +219,7 @@ def _shows(image: Image, board: Sighting, marker_id: int, prints: dict[int, Leve
     the board's markers would."""
     (spec,) = [m for m in board.layout.markers if m.id == marker_id]
     box = spec.quiet.inset(-MARKER_SEARCH_MM)
-    to_face = np.array(
-        [[1.0 / MARKER_PPM, 0.0, box.x], [0.0, 1.0 / MARKER_PPM, box.y], [0.0, 0.0, 1.0]]
-    )
+    to_face = scale_shift(1.0 / MARKER_PPM, box.x, box.y)
     size = (round(box.w * MARKER_PPM), round(box.h * MARKER_PPM))
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     face = cv2.warpPerspective(image, board.homography @ to_face, size, flags=flags)
@@ -246,7 +254,7 @@ def _searched(
             break
         if all(np.abs(grid[k] - grid[j]).max() >= DISTINCT_STEPS * step for j in chosen):
             chosen.append(int(k))
-    return [_params(homographies[k]) for k in chosen]
+    return [entries(homographies[k]) for k in chosen]
 
 
 def _reach(
@@ -272,7 +280,7 @@ def _perspectives(
 ) -> NDArray[np.float64]:
     """For each perspective g (per mm), the homography x -> at + local u / (1 + g.u), u = x -
     centre: it agrees with ``at`` and ``local`` at the centre and recedes along g."""
-    to_centre = np.array([[1.0, 0.0, -centre[0]], [0.0, 1.0, -centre[1]], [0.0, 0.0, 1.0]])
+    to_centre = scale_shift(1.0, -centre[0], -centre[1])
     out = np.zeros((len(grid), 3, 3))
     out[:, :2, :2] = at[None, :, None] * grid[:, None, :] + local[None]
     out[:, :2, 2] = at
@@ -281,39 +289,28 @@ def _perspectives(
     return np.asarray(out @ to_centre, np.float64)
 
 
-def _local(homography: Floats, point: tuple[float, float]) -> tuple[Floats, Floats]:
-    """Where ``homography`` puts ``point`` and its derivative there (2 x 2, px per mm)."""
-    h = homography / homography[2, 2]
-    x, y = point
-    w = h[2, 0] * x + h[2, 1] * y + 1.0
-    u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
-    v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
-    local = np.array(
-        [
-            [h[0, 0] - u * h[2, 0], h[0, 1] - u * h[2, 1]],
-            [h[1, 0] - v * h[2, 0], h[1, 1] - v * h[2, 1]],
-        ]
-    )
-    return np.array([u, v]), local / w
-
-
 # The fit.
 
 
-def _fitted(
-    params: Floats,
-    points: Floats,
-    levels: Floats,
-    photo: Smoothed,
-    corners: Floats,
-    seen_at: Floats,
-) -> Floats:
+@dataclass(frozen=True)
+class _Target:
+    """What a fit lays the print onto: the photo at one smoothing, at the print's ``points``
+    with their ``levels``, and where the marker's ``corners`` were seen (``seen_at``)."""
+
+    points: Floats
+    levels: Floats
+    photo: Smoothed
+    corners: Floats
+    seen_at: Floats
+
+
+def _fitted(params: Floats, target: _Target) -> Floats:
     """The homography (eight parameters, h33 = 1) that best lays the print's ``levels`` onto the
     photo, up to a gain and an offset, keeping the marker's corners near where they were seen:
     Levenberg-Marquardt on Huber-weighted residuals."""
     damping = 1e-3
     for _ in range(FIT_ITERATIONS):
-        terms = _terms(params, points, levels, photo, corners, seen_at)
+        terms = _terms(params, target)
         if terms is None:
             break
         cost, residual, jacobian, weights, corner_residual, corner_jacobian = terms
@@ -324,7 +321,7 @@ def _fitted(
         improved = False
         while damping < 1e6 and not improved:
             step = -np.linalg.solve(normal + damping * diagonal, gradient)
-            trial = _cost(params + step, points, levels, photo.level, corners, seen_at)
+            trial = _cost(params + step, target)
             if trial < cost:
                 params, improved = params + step, True
                 damping = max(damping / 3.0, 1e-7)
@@ -336,44 +333,30 @@ def _fitted(
 
 
 def _terms(
-    params: Floats,
-    points: Floats,
-    levels: Floats,
-    photo: Smoothed,
-    corners: Floats,
-    seen_at: Floats,
+    params: Floats, target: _Target
 ) -> tuple[float, Floats, Floats, Floats, Floats, Floats] | None:
     """The robust cost at ``params``, the print's residuals and their Jacobian, their Huber
     weights, and the marker corners' residuals (px) and Jacobian. None: too little in view."""
-    fitted = _photometric(params, points, levels, photo.level)
+    fitted = _photometric(params, target.points, target.levels, target.photo.level)
     if fitted is None:
         return None
-    seen, gain, offset = fitted
-    residual = gain * seen.values + offset - levels[seen.inside]
-    jacobian = gain * _level_jacobian(params, points[seen.inside], photo)
+    residual = fitted.residual
+    inside = target.points[fitted.inside]
+    jacobian = fitted.gain * _level_jacobian(params, inside, target.photo)
     reach = HUBER * LEVEL_SPREAD
     weights = np.where(np.abs(residual) <= reach, 1.0, reach / np.maximum(np.abs(residual), 1e-12))
-    corner_at, corner_du, corner_dv = _jacobian(params, corners)
-    corner_residual = (corner_at - seen_at).ravel()
+    corner_at, corner_du, corner_dv = by_entry(params, target.corners)
+    corner_residual = (corner_at - target.seen_at).ravel()
     corner_jacobian = np.stack([corner_du, corner_dv], axis=1).reshape(-1, 8)
     cost = _robust(residual, corner_residual)
     return cost, residual, jacobian, weights, corner_residual, corner_jacobian
 
 
-def _cost(
-    params: Floats,
-    points: Floats,
-    levels: Floats,
-    photo: Levels,
-    corners: Floats,
-    seen_at: Floats,
-) -> float:
-    fitted = _photometric(params, points, levels, photo)
+def _cost(params: Floats, target: _Target) -> float:
+    fitted = _photometric(params, target.points, target.levels, target.photo.level)
     if fitted is None:
         return float("inf")
-    seen, gain, offset = fitted
-    residual = gain * seen.values + offset - levels[seen.inside]
-    return _robust(residual, (_project(params, corners) - seen_at).ravel())
+    return _robust(fitted.residual, (_project(params, target.corners) - target.seen_at).ravel())
 
 
 def _robust(residual: Floats, corner_residual: Floats) -> float:
@@ -386,19 +369,20 @@ def _robust(residual: Floats, corner_residual: Floats) -> float:
 
 
 @dataclass(frozen=True)
-class _Seen:
-    """The photo's levels at the print's points that fall inside it, and which those are."""
+class _Photometric:
+    """How the photo, at the print's points that fall inside it, misses the print's levels once
+    the gain (and offset) that best turn it into them are applied."""
 
-    values: Floats
-    inside: NDArray[np.bool_]
+    residual: Floats
+    inside: NDArray[np.bool_]  # which of the points fall inside the photo
+    gain: float
 
 
 def _photometric(
     params: Floats, points: Floats, levels: Floats, photo: Levels
-) -> tuple[_Seen, float, float] | None:
-    """The photo at the points and the gain and offset that best turn it into the print's
-    levels; None when too few points fall inside the photo or the photo does not rise with the
-    print (no match at all)."""
+) -> _Photometric | None:
+    """The photo at the points against the print's levels; None when too few points fall
+    inside the photo or the photo does not rise with the print (no match at all)."""
     values = _sample(photo, _project(params, points)[None])[0]
     inside = values >= 0.0
     if np.mean(inside) < MIN_INSIDE:
@@ -409,7 +393,8 @@ def _photometric(
     gain = float(centred @ (wanted - wanted.mean())) / max(float(centred @ centred), 1e-12)
     if gain <= 0.0:
         return None
-    return _Seen(seen, inside), gain, float(wanted.mean() - gain * seen.mean())
+    offset = float(wanted.mean() - gain * seen.mean())
+    return _Photometric(gain * seen + offset - wanted, inside, gain)
 
 
 def _match(params: Floats, points: Floats, levels: Floats, photo: Levels) -> float:
@@ -438,49 +423,17 @@ def _matches(levels: Floats, seen: NDArray[np.float32]) -> Floats:
 # Homographies as eight parameters (h33 = 1).
 
 
-def _params(homography: Floats) -> Floats:
-    return np.asarray((homography / homography[2, 2]).ravel()[:8], np.float64)
-
-
-def _matrix(params: Floats) -> Floats:
-    return np.append(params, 1.0).reshape(3, 3)
-
-
 def _project(params: Floats, points: Floats) -> Floats:
     """Where the homography puts ``points`` (px; far outside the photo where they would lie
     behind the camera)."""
-    h = params
-    x, y = points[:, 0], points[:, 1]
-    w = h[6] * x + h[7] * y + 1.0
-    ahead = w > 1e-9
-    w = np.where(ahead, w, 1.0)
-    u = np.where(ahead, (h[0] * x + h[1] * y + h[2]) / w, -1e6)
-    v = np.where(ahead, (h[3] * x + h[4] * y + h[5]) / w, -1e6)
-    return np.stack([u, v], axis=1)
-
-
-def _jacobian(params: Floats, points: Floats) -> tuple[Floats, Floats, Floats]:
-    """Where the homography puts ``points`` (px) and the derivatives of u and v with respect to
-    its parameters (points in front of the camera)."""
-    h = params
-    x, y = points[:, 0], points[:, 1]
-    w = h[6] * x + h[7] * y + 1.0
-    u = (h[0] * x + h[1] * y + h[2]) / w
-    v = (h[3] * x + h[4] * y + h[5]) / w
-    one, zero = np.ones_like(x), np.zeros_like(x)
-    du = np.stack([x, y, one, zero, zero, zero, -u * x, -u * y], axis=1) / w[:, None]
-    dv = np.stack([zero, zero, zero, x, y, one, -v * x, -v * y], axis=1) / w[:, None]
-    return np.stack([u, v], axis=1), du, dv
+    return np.asarray(_in_front(*homogeneous(matrix(params), points[:, 0], points[:, 1])))
 
 
 def _level_jacobian(params: Floats, points: Floats, photo: Smoothed) -> Floats:
     """The derivatives of the photo's level at the points (in view) with respect to the
     homography's parameters: its gradient there times how the points move."""
-    h = params
     x, y = points[:, 0], points[:, 1]
-    w = h[6] * x + h[7] * y + 1.0
-    u = (h[0] * x + h[1] * y + h[2]) / w
-    v = (h[3] * x + h[4] * y + h[5]) / w
+    u, v, w = through(params, points)
     at = np.stack([u, v], axis=1)[None]
     gx = _sample(photo.dx, at)[0] / w
     gy = _sample(photo.dy, at)[0] / w
@@ -495,15 +448,16 @@ def _level_jacobian(params: Floats, points: Floats, photo: Smoothed) -> Floats:
 def _projected(homographies: NDArray[np.float64], points: Floats) -> NDArray[np.float32]:
     """Where each homography (K x 3 x 3) puts the points: K x N x 2 pixels, far outside the
     photo where they would lie behind the camera."""
-    h = homographies.astype(np.float32)
-    x, y = (points[:, k].astype(np.float32)[None, :] for k in (0, 1))
-    w = h[:, 2, 0, None] * x + h[:, 2, 1, None] * y + h[:, 2, 2, None]
+    x, y = (points[:, k].astype(np.float32) for k in (0, 1))
+    return _in_front(*homogeneous(homographies.astype(np.float32), x, y))
+
+
+def _in_front(u: NDArray[Any], v: NDArray[Any], w: NDArray[Any]) -> NDArray[Any]:
+    """The points (u / w, v / w) stacked on a last axis, in the precision given; far outside
+    the photo where w says they lie behind the camera."""
     ahead = w > 1e-9
-    w = np.where(ahead, w, np.float32(1.0))
-    u = (h[:, 0, 0, None] * x + h[:, 0, 1, None] * y + h[:, 0, 2, None]) / w
-    v = (h[:, 1, 0, None] * x + h[:, 1, 1, None] * y + h[:, 1, 2, None]) / w
-    far = np.float32(-1e6)
-    return np.stack([np.where(ahead, u, far), np.where(ahead, v, far)], axis=-1)
+    w = np.where(ahead, w, 1.0)
+    return np.stack([np.where(ahead, u / w, -1e6), np.where(ahead, v / w, -1e6)], axis=-1)
 
 
 # Pixels.
@@ -519,7 +473,7 @@ def _photo(image: Image, scale: float, box: tuple[int, int, int, int] | None) ->
         )
     x0, y0, x1, y1 = box
     relative = _relative(np.ascontiguousarray(gray[y0:y1, x0:x1]), RELATIVE_MM)
-    to_photo = np.array([[scale, 0.0, -x0], [0.0, scale, -y0], [0.0, 0.0, 1.0]])
+    to_photo = scale_shift(scale, -x0, -y0)
     fine, coarse = smooth(relative, FINE_MM), smooth(relative, COARSE_MM)
     return Photo(to_photo, _levels(fine), _levels(coarse))
 

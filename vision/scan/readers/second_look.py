@@ -34,6 +34,7 @@ from vision.layout.geometry import Shape, bounds
 from vision.layout.ids import PIECE_MARKER_MM
 from vision.layout.model import Layout
 from vision.scan.context import BoardContext, PieceOnBoard, piece_on_board
+from vision.scan.homography import project, scale_shift
 from vision.scan.refine import uncertainty_mm
 from vision.scan.registration import Sighting
 
@@ -156,16 +157,6 @@ BORDER = _side_points(BORDER_MM)
 SQUARE = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * PIECE_MARKER_MM / 2
 
 
-def _project(homography: Array, points: Array) -> Array:
-    """Points (... x 2) through a homography, element by element."""
-    h = homography
-    x, y = points[..., 0], points[..., 1]
-    w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
-    return np.stack(
-        [(h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w, (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w], -1
-    )
-
-
 def _turned(points: Array, turns: Array, local: Array) -> tuple[Array, Array]:
     """``points`` (N x 2 mm, about the origin) turned by each of ``turns`` and mapped by the
     2 x 2 ``local`` map into image pixels: x and y offsets, each T x N."""
@@ -182,7 +173,7 @@ def _frame(
     ``centre``: its white ring brightest against its black border. None when even the best
     match shows no such frame (the place is covered, or holds no marker)."""
     # Over a marker's size the board's homography is as good as affine: one 2 x 2 map.
-    at = _project(to_image, centre + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
+    at = project(to_image, centre + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
     local = np.stack([at[1] - at[0], at[2] - at[0]], 1)
     best_centre, best_turn = centre, 0.0
     for stage, (step_mm, span_mm, step_deg, span_deg) in enumerate(STAGES):
@@ -321,14 +312,13 @@ class SecondLook:
         if x1 - x0 < 8 or y1 - y0 < 8:
             return None
         gray = to_gray(ctx.image[y0:y1, x0:x1]).astype(np.float32)
-        shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
-        to_crop = shift @ ctx.board.homography
+        to_crop = scale_shift(1.0, -x0, -y0) @ ctx.board.homography
         frame = _frame(gray, to_crop, centre, reach)
         if frame is None:
             return None
         found_centre, turn = frame
         rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-        quad = _project(to_crop, SQUARE @ rotation.T + found_centre)
+        quad = project(to_crop, SQUARE @ rotation.T + found_centre)
         seen = {p.layout.key for p in ctx.pieces}
         match = _best_code(gray, quad, self.codes.where(lambda c: c.layout.key not in seen))
         if match is None or not match.clear:
