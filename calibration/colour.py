@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.errors import CalibrationError
+from companion.colour import linear_to_srgb, srgb_to_lab, srgb_to_linear
 
 MIN_PATCHES = 8
 MIN_NEUTRALS = 3  # greys needed to trace a tone curve
@@ -26,16 +27,6 @@ RIDGE = 0.02  # how hard the affine map after the tone curves is held to the ide
 CLIPPED = 250.0  # a measured channel this bright (sRGB) may have been cut off by the sensor
 Pixels = NDArray[np.float64]
 Curve = tuple[tuple[float, float], ...]  # (measured, straightened) linear levels, increasing
-
-
-def srgb_to_linear(values: NDArray[np.floating[Any]] | NDArray[np.uint8]) -> Pixels:
-    v = np.asarray(values, np.float64) / 255.0
-    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
-
-
-def linear_to_srgb(values: Pixels) -> Pixels:
-    v = np.clip(values, 0.0, 1.0)
-    return 255.0 * np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055)
 
 
 @dataclass(frozen=True)
@@ -200,17 +191,9 @@ def _number(value: object, field: str) -> float:
 
 def _delta_e(a_rgb: Pixels, b_rgb: Pixels) -> NDArray[np.float64]:
     """CIE76 Delta E between two sets of sRGB colours (0..255), under D65."""
-
-    def lab(rgb: Pixels) -> Pixels:
-        linear = srgb_to_linear(rgb)
-        m = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
-        xyz = linear @ m.T / np.array([0.95047, 1.0, 1.08883])
-        f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
-        return np.stack(
-            [116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1
-        )
-
-    return np.asarray(np.sqrt(((lab(a_rgb) - lab(b_rgb)) ** 2).sum(axis=1)), np.float64)
+    return np.asarray(
+        np.sqrt(((srgb_to_lab(a_rgb) - srgb_to_lab(b_rgb)) ** 2).sum(axis=1)), np.float64
+    )
 
 
 def usable(measured_rgb: Pixels, curves: tuple[Curve, Curve, Curve]) -> NDArray[np.bool_]:

@@ -9,15 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.colour import (
-    ColourCorrection,
-    fit_correction,
-    linear_to_srgb,
-    srgb_to_linear,
-    straighten,
-    trace_curves,
-)
+from calibration.colour import ColourCorrection, fit_correction, straighten, trace_curves
 from calibration.errors import CalibrationError
+from companion.colour import linear_to_srgb, srgb_to_linear
 from tests.cli import assert_user_error, atelier
 from vision.draw import draw_layout
 from vision.images import Image

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from calibration.colour import ColourCorrection, linear_to_srgb
+from calibration.colour import ColourCorrection
+from companion.colour import linear_to_srgb
 from companion.observation import ComponentRead as Read
 from companion.samples import random_position
 from vision.benchmark import TRUTH

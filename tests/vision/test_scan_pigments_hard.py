@@ -29,11 +29,10 @@ from vision.layout.model import Layout
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
-from vision.scan.colours import WhiteBalance
+from vision.scan.colours import WhiteBalance, lab_8bit
 from vision.scan.context import BoardContext
 from vision.scan.readers.pigments import PigmentsReader
 from vision.scan.readers.pigments_chips import ChipReader, SlotView, nearest_chip
-from vision.scan.readers.pigments_pixels import lab_8bit
 from vision.scan.readers.pigments_pose import palette_print, placed_by_print
 from vision.scan.rectify import Rectified
 from vision.scan.registration import Sighting

@@ -1,5 +1,9 @@
 """Colour classification in CIELAB with an explicit reject threshold, shared by every reader.
 
+Pixels are taken to CIELAB by OpenCV, several times faster than the formulas of
+``companion.colour``, which it approximates by tables: the readers' thresholds were measured on
+its values.
+
 A board's white (the quiet ring printed around each marker) is measured first and the photo's
 colours are scaled so that it reads white again: a von Kries white balance that undoes a warm lamp
 or a cold window before any colour is compared with the inks Atelier printed.
@@ -20,6 +24,9 @@ from vision.layout.inks import RGB
 
 Lab = NDArray[np.float32]
 WHITE = 245.0  # the level a board's white is balanced to
+# OpenCV's 8-bit CIELAB: L* scaled to 0..255, a* and b* offset by 128.
+LAB_SCALE = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
+LAB_OFFSET = np.array([0.0, 128.0, 128.0], np.float32)
 
 
 def to_lab(bgr: NDArray[np.uint8] | NDArray[np.float32]) -> Lab:
@@ -34,6 +41,14 @@ def rgb_to_lab(rgb: RGB) -> Lab:
     r, g, b = rgb
     lab: Lab = to_lab(np.array([[b, g, r]], np.float32))[0]
     return lab
+
+
+def lab_8bit(bgr: NDArray[np.float32]) -> Lab:
+    """BGR levels (N x 3, 0..255) to CIELAB, through 8 bits: OpenCV converts those by table,
+    several times faster, and half a level is far below any difference read here."""
+    levels = np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    lab = cv2.cvtColor(levels, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    return np.asarray(lab * LAB_SCALE - LAB_OFFSET, np.float32)
 
 
 def channel_sum(pixels: NDArray[np.float32]) -> NDArray[np.float32]:

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from companion.colour import D65, XYZ_TO_RGB, Vector, encode, linear_rgb_to_y, y_to_lightness
 from companion.games.pigments.colour import Colour
 from companion.games.pigments.model import BANDS, Band
 
@@ -36,16 +37,6 @@ SPECTRUM: Mapping[Band, tuple[int, int]] = MappingProxyType(
 )
 SHOULDER = 0.3
 WHITENING = 0.6
-
-Vector = tuple[float, float, float]
-
-# CIE XYZ (D65 white) to linear sRGB.
-_XYZ_TO_RGB = (
-    (3.2406, -1.5372, -0.4986),
-    (-0.9689, 1.8758, 0.0415),
-    (0.0557, -0.2040, 1.0570),
-)
-_D65: Vector = (0.95047, 1.0, 1.08883)
 
 
 def _lobe(x: float, mu: float, below: float, above: float) -> float:
@@ -101,9 +92,9 @@ def base_linear(bands: tuple[Band, ...]) -> tuple[Vector, float]:
     weights = reflectance(bands)
     xyz = [sum(w * _BAND_XYZ[b][i] for b, w in weights.items()) for i in range(3)]
     # Equal-energy white maps onto the display white.
-    scaled = [xyz[i] / _WHITE_XYZ[i] * _D65[i] for i in range(3)]
+    scaled = [xyz[i] / _WHITE_XYZ[i] * D65[i] for i in range(3)]
     luminance = scaled[1]
-    rgb = [sum(row[j] * scaled[j] for j in range(3)) for row in _XYZ_TO_RGB]
+    rgb = [sum(row[j] * scaled[j] for j in range(3)) for row in XYZ_TO_RGB]
     lowest = min(rgb)
     pull = luminance / (luminance - lowest) if lowest < 0 else 1.0
     r, g, b = (min(1.0, luminance + (c - luminance) * pull) for c in rgb)
@@ -116,22 +107,6 @@ def linear_rgb(colour: Colour) -> Vector:
     (r, g, b), _ = base_linear(colour.bands)
     white = WHITENING * float(colour.tio2)
     return (r + (1 - r) * white, g + (1 - g) * white, b + (1 - b) * white)
-
-
-def _encode(channel: float) -> float:
-    """The sRGB transfer curve."""
-    if channel <= 0.0031308:
-        return 12.92 * channel
-    return 1.055 * math.pow(channel, 1 / 2.4) - 0.055
-
-
-def _lightness(luminance: float) -> float:
-    """CIE L* (0 black .. 100 white) of a relative luminance."""
-    epsilon = (6 / 29) ** 3
-    f: float = (
-        luminance ** (1 / 3) if luminance > epsilon else luminance / (3 * (6 / 29) ** 2) + 4 / 29
-    )
-    return 116 * f - 16
 
 
 @dataclass(frozen=True)
@@ -148,6 +123,5 @@ class Display:
 
 def display(colour: Colour) -> Display:
     linear = linear_rgb(colour)
-    r, g, b = (round(_encode(c) * 255) for c in linear)
-    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-    return Display((r, g, b), round(_lightness(luminance), 1))
+    r, g, b = (round(encode(c) * 255) for c in linear)
+    return Display((r, g, b), round(y_to_lightness(linear_rgb_to_y(linear)), 1))

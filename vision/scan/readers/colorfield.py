@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.colour import linear_to_srgb, srgb_to_linear
 from companion.content.colorfield import default_content
 from companion.games.colorfield.model import Side
 from companion.observation import ComponentRead as Read
@@ -56,17 +57,6 @@ def _edge_bands(tile_mm: float) -> dict[Side, Rect]:
     }
 
 
-def _linear(rgb: tuple[int, int, int]) -> NDArray[np.float64]:
-    srgb = np.array(rgb[::-1], np.float64) / 255.0  # as BGR
-    return np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
-
-
-def _srgb(linear: NDArray[np.float64]) -> NDArray[np.float64]:
-    clipped = np.clip(linear, 0.0, 1.0)
-    curve = np.where(clipped <= 0.0031308, 12.92 * clipped, 1.055 * clipped ** (1 / 2.4) - 0.055)
-    return np.asarray(curve * 255.0, np.float64)
-
-
 @dataclass(frozen=True)
 class EdgeLook:
     """What an edge's colour says of its paint.
@@ -87,7 +77,7 @@ class _Looks:
     """Colours in CIELAB, each one paint's look."""
 
     def __init__(self, looks: list[NDArray[np.float64]], paints: list[int]) -> None:
-        self.lab = to_lab(np.array([_srgb(c) for c in looks], np.float32))
+        self.lab = to_lab(np.array([linear_to_srgb(c) for c in looks], np.float32))
         self.paint = np.array(paints)
 
     def nearest(self, lab: NDArray[np.float32], clearly: float = 1.0) -> str | None:
@@ -111,11 +101,11 @@ class EdgePaints:
     (blur), or nothing when no look is within the reject threshold (see ``EdgeLook``)."""
 
     def __init__(self) -> None:
-        white = _linear((245, 245, 245))
+        white = srgb_to_linear((245, 245, 245))
         plain, softened = [], []
         plain_paints, softened_paints = [], []
         for index, name in enumerate(PAINTS):
-            ink = _linear(INKS[name])
+            ink = srgb_to_linear(INKS[name][::-1])  # as BGR
             lights = np.linspace(*LIGHT, 31)
             blurs = np.linspace(0.0, WHITE_BLUR, 13)
             looks = [k * ink for k in lights] + [(1 - t) * ink + t * white for t in blurs]

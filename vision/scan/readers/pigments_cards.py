@@ -15,7 +15,7 @@ from vision.layout.catalogue import layouts
 from vision.layout.geometry import Rect
 from vision.layout.inks import INKS
 from vision.layout.model import Layout
-from vision.scan.colours import rgb_to_lab
+from vision.scan.colours import lab_8bit, rgb_to_lab
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import CERTAIN, single_piece
 from vision.scan.readers.pigments_pixels import (
@@ -26,7 +26,6 @@ from vision.scan.readers.pigments_pixels import (
     crops,
     edge_magnitude,
     grey_levels,
-    lab_8bit,
     match_scores,
     region_rect,
     scaled,

@@ -11,11 +11,19 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.colour import CLIPPED
+from companion.colour import lightness_to_y, linear_to_srgb
 from companion.games.pigments.model import PanSize
 from companion.observation import ComponentRead as Read
 from vision.layout.inks import INKS
 from vision.layout.model import Layout
-from vision.scan.colours import channel_max, channel_sum, median_at_least, rgb_to_lab, to_lab
+from vision.scan.colours import (
+    channel_max,
+    channel_sum,
+    lab_8bit,
+    median_at_least,
+    rgb_to_lab,
+    to_lab,
+)
 from vision.scan.context import BoardContext
 from vision.scan.readers.common import CERTAIN, MIN_SEEN
 from vision.scan.readers.pigments_pixels import (
@@ -25,13 +33,10 @@ from vision.scan.readers.pigments_pixels import (
     Shift,
     bgr_linear,
     circle_of,
-    lab_8bit,
-    linear_to_srgb,
-    luminance,
+    linear_light,
     median,
     region_rect,
     share,
-    srgb_to_linear,
     take_rows,
 )
 
@@ -180,7 +185,7 @@ class ChipReader:
 
     def __init__(self) -> None:
         self.well = rgb_to_lab(INKS["well"])
-        self.well_luminance = luminance(float(self.well[0]))
+        self.well_luminance = lightness_to_y(float(self.well[0]))
         self.inks = np.stack([bgr_linear(chip) for chip in CHIPS])
         self.ink_luminance = self.inks @ LUMA_BGR
 
@@ -270,7 +275,9 @@ class ChipReader:
         inner = bleed[view.inner]
         if share(bleed) > MAX_BLEED and (len(inner) < MIN_PIXELS or inner.any()):
             return SlotRead(None, 0.0, "covered (its colour reaches past the slot)")
-        dark, lit = (luminance(float(q)) for q in np.percentile(view.centre[:, 0], LIGHT_SPREAD))
+        dark, lit = (
+            lightness_to_y(float(q)) for q in np.percentile(view.centre[:, 0], LIGHT_SPREAD)
+        )
         if lit > ONE_LIGHT * dark:
             return SlotRead(None, 0.0, "covered, or two colours across it")
         # Channels whose median the sensor clipped.
@@ -284,8 +291,8 @@ class ChipReader:
     def _classify(self, middle: Lab, around: Lab) -> SlotRead:
         """The chip ink nearest the middle's colour, each ink taken as bright as the middle (as
         far as the light on the well around allows)."""
-        local = luminance(float(around[0])) / self.well_luminance
-        seen = luminance(float(middle[0]))
+        local = lightness_to_y(float(around[0])) / self.well_luminance
+        seen = lightness_to_y(float(middle[0]))
         low, high = RELATIVE_LIGHT
         scale = np.clip(seen / self.ink_luminance, local * low, local * high)
         expected = to_lab(np.asarray(linear_to_srgb(self.inks * scale[:, None]), np.float32))
@@ -301,9 +308,9 @@ class ChipReader:
         """The chip ink that explains a middle clipped in some channels: at a brightness the
         well around allows, it reaches the clipped level in each clipped channel and matches
         the rest. An ink that could not be that bright is no candidate at all."""
-        seen = srgb_to_linear(bgr)
-        low = luminance(float(around[0])) / self.well_luminance * RELATIVE_LIGHT[0]
-        high = luminance(top) / self.well_luminance * BRIGHTEST_CHIP
+        seen = linear_light(bgr)
+        low = lightness_to_y(float(around[0])) / self.well_luminance * RELATIVE_LIGHT[0]
+        high = lightness_to_y(top) / self.well_luminance * BRIGHTEST_CHIP
         # The least brightness at which each ink is clipped wherever the middle is.
         reach = np.where(clipped, seen / self.inks, 0.0).max(axis=1)
         free = ~clipped
@@ -450,13 +457,15 @@ def _difference(colour: Lab, reference: Lab) -> tuple[float, float]:
     log of their luminances' ratio)."""
     apart = float(np.hypot(colour[1] - reference[1], colour[2] - reference[2]))
     # A numpy quotient: against black (L* 0) the ratio is infinite rather than an error.
-    light = float(np.log(np.float64(luminance(float(colour[0]))) / luminance(float(reference[0]))))
+    light = float(
+        np.log(np.float64(lightness_to_y(float(colour[0]))) / lightness_to_y(float(reference[0])))
+    )
     return apart, light
 
 
 def _one_colour(bgr: NDArray[np.float32]) -> float:
     """The share of pixels whose chromaticity (linear light) is that of their median."""
-    linear = srgb_to_linear(bgr)
+    linear = linear_light(bgr)
     chroma = np.asarray(linear / np.maximum(channel_sum(linear), 1e-3)[:, None], np.float32)
     spread = channel_max(np.abs(chroma - median(chroma)))
     return share(spread <= CHROMA_REACH)

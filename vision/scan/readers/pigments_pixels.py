@@ -1,5 +1,5 @@
 """Pigment Lab reader: the pixel and colour helpers its parts share (cropping, scaling,
-smoothing, correlation, edges, grey levels, CIELAB and linear light, medians and shares), the
+smoothing, correlation, edges, grey levels, linear light, medians and shares), the
 layout's rectangles and circles, and the types and constants that go with them."""
 
 from __future__ import annotations
@@ -10,15 +10,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.colour import Y_OF_RGB, srgb_to_linear
 from vision.layout.geometry import Circle, Rect
 from vision.layout.inks import INKS
 from vision.layout.model import Layout
 from vision.scan.context import BoardContext
 
-LUMA_BGR = np.array([0.0722, 0.7152, 0.2126])
-# OpenCV's 8-bit CIELAB: L* scaled to 0..255, a* and b* offset by 128.
-LAB_SCALE = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
-LAB_OFFSET = np.array([0.0, 128.0, 128.0], np.float32)
+LUMA_BGR = np.array(Y_OF_RGB[::-1])
 
 Lab = NDArray[np.float32]
 Floats = NDArray[np.float64]
@@ -131,34 +129,15 @@ def share(which: NDArray[np.bool_]) -> float:
 # Colour.
 
 
-def lab_8bit(bgr: NDArray[np.float32]) -> Lab:
-    """BGR levels (N x 3, 0..255) to CIELAB, through 8 bits: OpenCV converts those by table,
-    several times faster, and half a level is far below any difference read here."""
-    levels = np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
-    lab = cv2.cvtColor(levels, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
-    return np.asarray(lab * LAB_SCALE - LAB_OFFSET, np.float32)
-
-
-def srgb_to_linear(bgr: NDArray[np.float32]) -> NDArray[np.float32]:
-    """sRGB levels (0..255, or beyond) to linear light (0..1, or beyond)."""
-    c = np.maximum(bgr / 255.0, 0.0)
-    return np.asarray(np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4), np.float32)
-
-
-def linear_to_srgb(linear: Floats) -> Floats:
-    """Linear light (0..1) to sRGB levels (0..255)."""
-    c = np.clip(linear, 0.0, 1.0)
-    return np.asarray(np.where(c <= 0.0031308, 12.92 * c, 1.055 * c ** (1 / 2.4) - 0.055) * 255.0)
-
-
-def luminance(lightness: float) -> float:
-    """CIE Y (0..1) from L*."""
-    return ((lightness + 16.0) / 116.0) ** 3 if lightness > 8.0 else lightness / 903.3
+def linear_light(bgr: NDArray[np.float32]) -> NDArray[np.float32]:
+    """BGR levels (0..255, or beyond) to linear light (0..1, or beyond), in float32; a level
+    below 0 is black."""
+    return np.asarray(srgb_to_linear(np.maximum(bgr, 0.0), np.float32), np.float32)
 
 
 def bgr_linear(name: str) -> Floats:
     r, g, b = INKS[name]
-    return np.asarray(srgb_to_linear(np.array([b, g, r], np.float32)), np.float64)
+    return np.asarray(linear_light(np.array([b, g, r], np.float32)), np.float64)
 
 
 # Layout.
