@@ -10,7 +10,10 @@ from tests.cli import atelier
 SUITES = {
     "rules": (["--seconds", "--seed"], "--boards"),
     "markers": (["--scenes", "--marker-mm"], "--seconds"),
-    "vision": (["--boards", "--difficulty", "--game", "--seed", "--lighting"], "--fps"),
+    "vision": (
+        ["--boards", "--difficulty", "--game", "--seed", "--lighting", "--split", "--perturb"],
+        "--fps",
+    ),
     "web": (["--viewers", "--scans", "--minutes"], "--lighting"),
     "led": (["--changes"], "--viewers"),
     "live": (["--minutes", "--turns", "--game", "--fps"], "--changes"),

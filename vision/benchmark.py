@@ -23,12 +23,15 @@ from typing import Any
 from companion.content import isle as isle_content
 from companion.samples import random_position
 from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, predefined_dictionary
+from vision.images import Image
 from vision.layout.boards import PAN_ORDER
 from vision.layout.catalogue import layouts
+from vision.perturb import Family
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
-from vision.render.renderer import Renderer, RenderOptions
+from vision.render.renderer import Renderer, Rendering, RenderOptions
 from vision.scan.scanner import Scanner
+from vision.wilson import wilson
 
 GAMES = ("colorfield", "paintings", "isle", "pigments")
 Values = dict[str, object]
@@ -116,25 +119,34 @@ def _value(read_value: object) -> object:
     return read_value
 
 
-def run_trial(
-    renderer: Renderer,
-    scanner: Scanner,
-    game: str,
-    difficulty: Difficulty,
-    seed: int,
-    yardstick: MarkerDetector | None = None,
-) -> Trial:
+@dataclass(frozen=True)
+class RenderedBoard:
+    game: str
+    difficulty: Difficulty
+    seed: int
+    position: Mapping[str, Any]
+    rendering: Rendering
+
+
+def render_board(renderer: Renderer, game: str, difficulty: Difficulty, seed: int) -> RenderedBoard:
     position = random_position(game, random.Random(seed))
     rendering = renderer.render(
         plan_table(position, f"random {game}"), RenderOptions(seed, difficulty)
     )
-    image = rendering.image
-    yardstick = yardstick or MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY))
+    return RenderedBoard(game, difficulty, seed, position, rendering)
+
+
+def judge(
+    scanner: Scanner, rendered: RenderedBoard, image: Image, yardstick: MarkerDetector
+) -> Trial:
+    """Scan ``image``, the rendered photo or a perturbation of it (which hides nothing, so the
+    render's truth holds), time the bare detection on the same image, and compare."""
+    game, difficulty, seed = rendered.game, rendered.difficulty, rendered.seed
     start = time.perf_counter()
     yardstick.detect(image)
     detect_ms = (time.perf_counter() - start) * 1000
     observation = scanner.scan(image, game)
-    truth = TRUTH[game](position)
+    truth = TRUTH[game](rendered.position)
     if not observation.boards:
         return Trial(
             game,
@@ -153,7 +165,7 @@ def run_trial(
     read = {c.component: _value(c.value) for c in board.components if not c.problem}
     wrong = sum(1 for name, value in read.items() if name in truth and truth[name] != value)
     missing = [name for name in truth if name not in read and name not in unsure]
-    hidden = hidden_components(rendering.truth, game)
+    hidden = hidden_components(rendered.rendering.truth, game)
     # Problems are worded "<component>: ..."; any other is about the board or a visible part.
     needless = [p for p in board.problems if p.split(": ", 1)[0] not in hidden]
     if not board.problems and (wrong or missing):
@@ -176,15 +188,38 @@ def run_trial(
     )
 
 
+def run_trial(
+    renderer: Renderer,
+    scanner: Scanner,
+    game: str,
+    difficulty: Difficulty,
+    seed: int,
+    yardstick: MarkerDetector | None = None,
+    perturb: Callable[[Image, int], Image] | None = None,
+) -> Trial:
+    """Render one board, apply ``perturb`` (with the board's seed) if given, scan and judge."""
+    rendered = render_board(renderer, game, difficulty, seed)
+    image = rendered.rendering.image
+    yardstick = yardstick or MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY))
+    return judge(scanner, rendered, perturb(image, seed) if perturb else image, yardstick)
+
+
+def _interval(successes: int, n: int) -> list[float]:
+    low, high = wilson(successes, n)
+    return [round(low, 4), round(high, 4)]
+
+
 def summarise(trials: Sequence[Trial]) -> dict[str, Any]:
     n = len(trials)
     scans = sorted(t.scan_ms for t in trials)
     detects = sorted(t.detect_ms for t in trials)
     components = sum(t.components for t in trials)
+    exact = sum(t.outcome == "exact" for t in trials)
     return {
         "boards": n,
-        "exact": sum(t.outcome == "exact" for t in trials),
-        "exact_rate": round(sum(t.outcome == "exact" for t in trials) / n, 4) if n else 0.0,
+        "exact": exact,
+        "exact_rate": round(exact / n, 4) if n else 0.0,
+        "exact_interval": _interval(exact, n),
         "complete": sum(t.complete for t in trials),
         "confident_wrong": sum(t.outcome == "confident-wrong" for t in trials),
         "abstained": sum(t.outcome in ("abstained", "missed") for t in trials),
@@ -200,39 +235,95 @@ def summarise(trials: Sequence[Trial]) -> dict[str, Any]:
     }
 
 
+def summarise_perturbed(trials: Sequence[Trial]) -> dict[str, Any]:
+    """Outcome counts of perturbed boards, each with its rate and 95 % Wilson interval: exact,
+    refused (abstained or no board found) and wrong (confident-wrong)."""
+    n = len(trials)
+    counts = {
+        "exact": sum(t.outcome == "exact" for t in trials),
+        "refused": sum(t.outcome in ("abstained", "missed") for t in trials),
+        "wrong": sum(t.outcome == "confident-wrong" for t in trials),
+    }
+    row: dict[str, Any] = {"boards": n}
+    for name, count in counts.items():
+        row[name] = count
+        row[f"{name}_rate"] = round(count / n, 4) if n else 0.0
+        row[f"{name}_interval"] = _interval(count, n)
+    return row
+
+
+def _not_exact(trial: Trial, family: str | None = None) -> dict[str, Any]:
+    return {
+        **({"family": family} if family else {}),
+        "game": trial.game,
+        "difficulty": trial.difficulty,
+        "seed": trial.seed,
+        "outcome": trial.outcome,
+        "problems": list(trial.problems[:3]),
+    }
+
+
 def run_vision_bench(
     games: Sequence[str],
     difficulties: Sequence[Difficulty],
     boards: int,
     seed: int,
     progress: Callable[[str], None] | None = None,
+    families: Sequence[Family] = (),
+    split: str | None = None,
 ) -> dict[str, Any]:
+    """Render ``boards`` boards per game and difficulty from ``seed`` on (the first of ``split``
+    when one is named), scan each as rendered and, once rendered, through every perturbation
+    family in ``families``."""
     renderer, scanner = Renderer(), Scanner()
     scanner.prepare()
     yardstick = MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY))
     rows = []
-    all_trials: list[Trial] = []
+    perturbed_rows = []
+    failures: list[dict[str, Any]] = []
+    perturbed_failures: list[dict[str, Any]] = []
     for difficulty in difficulties:
         for game in games:
             trials = []
+            perturbed: dict[str, list[Trial]] = {f.name: [] for f in families}
             for k in range(boards):
-                trials.append(run_trial(renderer, scanner, game, difficulty, seed + k, yardstick))
+                rendered = render_board(renderer, game, difficulty, seed + k)
+                image = rendered.rendering.image
+                trials.append(judge(scanner, rendered, image, yardstick))
+                for family in families:
+                    perturbed_image = family.apply(image, seed + k)
+                    perturbed[family.name].append(
+                        judge(scanner, rendered, perturbed_image, yardstick)
+                    )
                 if progress:
                     progress(f"{difficulty.value} {game} {k + 1}/{boards}")
-            all_trials += trials
+            failures += [_not_exact(t) for t in trials if t.outcome != "exact"]
             rows.append({"difficulty": difficulty.value, "game": game, **summarise(trials)})
-    failures = [
-        {
-            "game": t.game,
-            "difficulty": t.difficulty,
-            "seed": t.seed,
-            "outcome": t.outcome,
-            "problems": list(t.problems[:3]),
-        }
-        for t in all_trials
-        if t.outcome != "exact"
-    ]
-    return {"suite": "vision", "rows": rows, "not_exact": failures[:50]}
+            for name, family_trials in perturbed.items():
+                perturbed_failures += [
+                    _not_exact(t, name) for t in family_trials if t.outcome != "exact"
+                ]
+                perturbed_rows.append(
+                    {
+                        "family": name,
+                        "difficulty": difficulty.value,
+                        "game": game,
+                        **summarise_perturbed(family_trials),
+                    }
+                )
+    results: dict[str, Any] = {
+        "suite": "vision",
+        "seeds": {"split": split, "first": seed, "last": seed + boards - 1},
+        "rows": rows,
+        "not_exact": failures[:50],
+    }
+    if families:
+        # Grouped by family, as the table reads.
+        order = [f.name for f in families]
+        perturbed_rows.sort(key=lambda row: order.index(row["family"]))
+        results["perturbations"] = perturbed_rows
+        results["perturbed_not_exact"] = perturbed_failures[:50]
+    return results
 
 
 KELVINS = (2700.0, 3500.0, 4500.0, 5500.0, 6500.0)

@@ -6,24 +6,38 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.cli.bench.progress import end_progress, progress_line
 from companion.cli.output import check_games, check_range, emit_json
+from companion.errors import AtelierError
+
+if TYPE_CHECKING:
+    from vision.perturb import Family
 
 HELP = """\
 Render boards of every game with known truth (1920x1080, easy, medium and hard: hands, cups,
 glare, blur, tilt), scan each on one core and compare with the truth. A table per difficulty
-and game on standard error; JSON on standard output: "rows" (difficulty, game, boards, exact,
-exact_rate, complete, confident_wrong, abstained, component_error_rate, scan_ms_median,
-scan_ms_p95, detect_ms_median, scan_to_detect: the median scan over OpenCV's bare marker
-detection of the same frames) and "not_exact" (the boards not read exactly, and why). With
---lighting: Isle cells and Pigment Lab chips under 2700-6500 K and -1.5..+1.5 EV, with and
-without the colour reference card.
+and game on standard error; JSON on standard output: "seeds" (split, first, last), "rows"
+(difficulty, game, boards, exact, exact_rate, exact_interval: its 95 % Wilson interval,
+complete, confident_wrong, abstained, component_error_rate, scan_ms_median, scan_ms_p95,
+detect_ms_median, scan_to_detect: the median scan over OpenCV's bare marker detection of the
+same frames) and "not_exact" (the boards not read exactly, and why).
+
+--split train|validation|test takes the seeds from the start of a split (docs/scanning.md,
+Evaluation; the test split only to report a figure); --seed, for ad-hoc runs, is refused with it.
+--perturb FAMILY (repeat, or "all") also scans every board through a perturbation the readers
+were never tuned on: noise, ev+1, ev-1, two-light, cast, motion, focus, jpeg, 1280x720,
+960x540; then "perturbations" (family, difficulty, game, boards, and exact, refused, wrong,
+each with its _rate and 95 % _interval) and "perturbed_not_exact". With --lighting: Isle cells
+and Pigment Lab chips under 2700-6500 K and -1.5..+1.5 EV, with and without the colour
+reference card.
 
 examples:
   atelier bench vision --boards 8
   atelier bench vision --difficulty hard --boards 250 --seed 5000
+  atelier bench vision --difficulty hard --split test --boards 100
+  atelier bench vision --difficulty hard --split validation --perturb noise --perturb jpeg
   atelier bench vision --lighting --boards 4 --game isle
 """
 
@@ -51,7 +65,21 @@ def register(suites: Any) -> None:
         help="a game to render and scan (colorfield, paintings, isle, pigments); repeat for "
         "more (default: every one)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="the first board's seed (default 0)")
+    parser.add_argument(
+        "--seed", type=int, help="the first board's seed, for ad-hoc runs (default 0)"
+    )
+    parser.add_argument(
+        "--split",
+        metavar="SPLIT",
+        help="take the seeds from the start of this split: train, validation or test",
+    )
+    parser.add_argument(
+        "--perturb",
+        action="append",
+        metavar="FAMILY",
+        help="also scan every board through this perturbation family; repeat for more, or "
+        "'all' (see above)",
+    )
     parser.add_argument(
         "--lighting",
         action="store_true",
@@ -68,39 +96,93 @@ def run(args: argparse.Namespace) -> int:
 
     games = check_games(args.game, GAMES)
     levels = list(Difficulty) if args.difficulty == "all" else [Difficulty(args.difficulty)]
+    seed = first_seed(args.split, args.seed, args.boards)
+    families = chosen_families(args.perturb)
     progress = progress_line(40)
     if args.lighting:
-        return run_lighting(args, progress)
+        if families:
+            raise AtelierError("--perturb: not with --lighting (it sets the light itself)")
+        return run_lighting(args, seed, progress)
 
     # One core, as the targets are stated: the scan and OpenCV's own threads share it, and so
     # does the bare detection it is compared with (OpenCV's, with its default parameters).
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    results = run_vision_bench(games, levels, args.boards, args.seed, progress)
+    results = run_vision_bench(games, levels, args.boards, seed, progress, families, args.split)
     end_progress()
     print(
-        f"{'difficulty':<10} {'game':<11} {'boards':>6} {'exact':>7} {'scored':>6} {'wrong':>5} "
-        f"{'abstain':>7} "
+        f"{'difficulty':<10} {'game':<11} {'boards':>6} {'exact':>7} {'95 % interval':>15} "
+        f"{'scored':>6} {'wrong':>5} {'abstain':>7} "
         f"{'comp.err':>8} {'scan ms':>8} {'p95':>6} {'detect':>6} {'x detect':>8}",
         file=sys.stderr,
     )
     for row in results["rows"]:
         print(
             f"{row['difficulty']:<10} {row['game']:<11} {row['boards']:>6} "
-            f"{row['exact_rate']:>7.1%} {row['complete']:>6} {row['confident_wrong']:>5} "
+            f"{row['exact_rate']:>7.1%} {_interval(row['exact_interval']):>15} "
+            f"{row['complete']:>6} {row['confident_wrong']:>5} "
             f"{row['abstained']:>7} "
             f"{row['component_error_rate']:>8.2%} {row['scan_ms_median']:>8.1f} "
             f"{row['scan_ms_p95']:>6.1f} {row['detect_ms_median']:>6.1f} "
             f"{row['scan_to_detect']:>8.2f}",
             file=sys.stderr,
         )
+    if families:
+        print_perturbations(results["perturbations"])
     return emit_json(results)
 
 
-def run_lighting(args: argparse.Namespace, progress: Callable[[str], None]) -> int:
+def first_seed(split: str | None, seed: int | None, boards: int) -> int:
+    """The first board's seed: the start of ``split``, or ``seed`` (default 0), not both."""
+    from vision.splits import SPLITS
+
+    if split is None:
+        return 0 if seed is None else seed
+    if seed is not None:
+        raise AtelierError("--split and --seed exclude each other (a split fixes the seeds)")
+    if split not in SPLITS:
+        raise AtelierError(f"--split: unknown split {split!r} (one of {', '.join(SPLITS)})")
+    chosen = SPLITS[split]
+    check_range(boards, 1, chosen.size, f"--boards (split {split})")
+    return chosen.first
+
+
+def chosen_families(names: list[str] | None) -> list[Family]:
+    """The perturbation families ``--perturb`` names, in the catalogue's order; "all": every
+    one."""
+    from vision.perturb import FAMILIES
+
+    for name in names or ():
+        if name != "all" and name not in FAMILIES:
+            known = ", ".join(["all", *FAMILIES])
+            raise AtelierError(f"--perturb: unknown family {name!r} (one of {known})")
+    wanted = set(names or ())
+    return [f for f in FAMILIES.values() if "all" in wanted or f.name in wanted]
+
+
+def _interval(bounds: list[float]) -> str:
+    return f"[{bounds[0]:.1%}-{bounds[1]:.1%}]"
+
+
+def print_perturbations(rows: list[dict[str, Any]]) -> None:
+    print(
+        f"\n{'family':<10} {'difficulty':<10} {'game':<11} {'boards':>6} {'exact':>7} "
+        f"{'95 % interval':>15} {'refused':>7} {'wrong':>5}",
+        file=sys.stderr,
+    )
+    for row in rows:
+        print(
+            f"{row['family']:<10} {row['difficulty']:<10} {row['game']:<11} {row['boards']:>6} "
+            f"{row['exact_rate']:>7.1%} {_interval(row['exact_interval']):>15} "
+            f"{row['refused']:>7} {row['wrong']:>5}",
+            file=sys.stderr,
+        )
+
+
+def run_lighting(args: argparse.Namespace, seed: int, progress: Callable[[str], None]) -> int:
     from vision.benchmark import LIGHTING_GAMES, run_lighting_bench
 
     games = check_games(args.game, LIGHTING_GAMES, "no lighting bench for")
-    results = run_lighting_bench(args.boards, args.seed, progress, games)
+    results = run_lighting_bench(args.boards, seed, progress, games)
     end_progress()
     print(
         f"{'calibration':<13} {'kelvin':>6} {'EV':>5} {'right':>7} {'wrong':>5} {'bad boards':>10}",
