@@ -8,7 +8,9 @@ plain view). Complete: no problem at all, so the board is scored. Per component:
 read without a problem were wrong. Timing: the scan of each frame, and bare marker detection
 on the same frame, so the cost of reading is a ratio that holds across machines. The yardstick is
 OpenCV's own detection with its default parameters (as ``atelier markers`` runs it), which stays
-the same whatever the scan's own search for markers does.
+the same whatever the scan's own search for markers does. Calibration: every component read that
+the truth can judge keeps its stated confidence and whether it was right
+(``vision/calibration_report.py``), reported per game.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 from companion.content import isle as isle_content
 from companion.samples import random_position
+from vision.calibration_report import ComponentOutcome, calibration_json, curve_json
 from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, predefined_dictionary
 from vision.images import Image
 from vision.layout.boards import PAN_ORDER
@@ -111,6 +114,8 @@ class Trial:
     scan_ms: float
     detect_ms: float  # OpenCV's detection with its default parameters: the yardstick
     problems: tuple[str, ...]
+    # Every component read that the truth can judge (not hidden): what calibration is made of.
+    outcomes: tuple[ComponentOutcome, ...] = ()
 
 
 def _value(read_value: object) -> object:
@@ -166,6 +171,13 @@ def judge(
     wrong = sum(1 for name, value in read.items() if name in truth and truth[name] != value)
     missing = [name for name in truth if name not in read and name not in unsure]
     hidden = hidden_components(rendered.rendering.truth, game)
+    outcomes = tuple(
+        ComponentOutcome(
+            c.confidence, not c.problem and truth[c.component] == _value(c.value), bool(c.problem)
+        )
+        for c in board.components
+        if c.component in truth and c.component not in hidden
+    )
     # Problems are worded "<component>: ..."; any other is about the board or a visible part.
     needless = [p for p in board.problems if p.split(": ", 1)[0] not in hidden]
     if not board.problems and (wrong or missing):
@@ -185,6 +197,7 @@ def judge(
         observation.total_ms,
         detect_ms,
         board.problems,
+        outcomes,
     )
 
 
@@ -282,6 +295,8 @@ def run_vision_bench(
     perturbed_rows = []
     failures: list[dict[str, Any]] = []
     perturbed_failures: list[dict[str, Any]] = []
+    # Per game across difficulties, as rendered (perturbed boards are reported apart).
+    outcomes: dict[str, list[ComponentOutcome]] = {game: [] for game in games}
     for difficulty in difficulties:
         for game in games:
             trials = []
@@ -298,6 +313,7 @@ def run_vision_bench(
                 if progress:
                     progress(f"{difficulty.value} {game} {k + 1}/{boards}")
             failures += [_not_exact(t) for t in trials if t.outcome != "exact"]
+            outcomes[game] += [o for t in trials for o in t.outcomes]
             rows.append({"difficulty": difficulty.value, "game": game, **summarise(trials)})
             for name, family_trials in perturbed.items():
                 perturbed_failures += [
@@ -316,6 +332,8 @@ def run_vision_bench(
         "seeds": {"split": split, "first": seed, "last": seed + boards - 1},
         "rows": rows,
         "not_exact": failures[:50],
+        "calibration": {game: calibration_json(chosen) for game, chosen in outcomes.items()},
+        "risk_coverage": {game: curve_json(chosen) for game, chosen in outcomes.items()},
     }
     if families:
         # Grouped by family, as the table reads.
