@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.cli.bench.progress import end_progress, progress_line
@@ -24,6 +25,15 @@ complete, confident_wrong, abstained, component_error_rate, scan_ms_median, scan
 detect_ms_median, scan_to_detect: the median scan over OpenCV's bare marker detection of the
 same frames) and "not_exact" (the boards not read exactly, and why).
 
+Calibration: whether the confidence stated for every component read (not hidden by a hand or
+cup) is the share read right. A component read with a problem counts as a refusal at its stated
+confidence, and never as right. After the table, per game (all difficulties together, as
+rendered): a reliability table (15 bins by confidence: count, mean confidence, share right) and
+the expected calibration error. In the JSON: "calibration" (game: "bins" with low, high, count,
+confidence, accuracy; "ece"; "components"; "refused") and "risk_coverage" (game: up to 50
+points, threshold, coverage, risk, from the highest threshold down). --plots DIR writes
+reliability-GAME.png and risk-coverage-GAME.png (640x480) there, creating the folder.
+
 --split train|validation|test takes the seeds from the start of a split (docs/scanning.md,
 Evaluation; the test split only to report a figure); --seed, for ad-hoc runs, is refused with it.
 --perturb FAMILY (repeat, or "all") also scans every board through a perturbation the readers
@@ -38,6 +48,7 @@ examples:
   atelier bench vision --difficulty hard --boards 250 --seed 5000
   atelier bench vision --difficulty hard --split test --boards 100
   atelier bench vision --difficulty hard --split validation --perturb noise --perturb jpeg
+  atelier bench vision --difficulty hard --split validation --boards 25 --plots plots
   atelier bench vision --lighting --boards 4 --game isle
 """
 
@@ -81,6 +92,12 @@ def register(suites: Any) -> None:
         "'all' (see above)",
     )
     parser.add_argument(
+        "--plots",
+        type=Path,
+        metavar="DIR",
+        help="write each game's reliability diagram and risk-coverage curve here as PNG",
+    )
+    parser.add_argument(
         "--lighting",
         action="store_true",
         help="cells and chips across 2700-6500 K and -1.5..+1.5 EV, with and without the "
@@ -102,7 +119,11 @@ def run(args: argparse.Namespace) -> int:
     if args.lighting:
         if families:
             raise AtelierError("--perturb: not with --lighting (it sets the light itself)")
+        if args.plots:
+            raise AtelierError("--plots: not with --lighting (it states no confidences)")
         return run_lighting(args, seed, progress)
+    if args.plots:
+        plots_folder(args.plots)
 
     # One core, as the targets are stated: the scan and OpenCV's own threads share it, and so
     # does the bare detection it is compared with (OpenCV's, with its default parameters).
@@ -126,8 +147,11 @@ def run(args: argparse.Namespace) -> int:
             f"{row['scan_to_detect']:>8.2f}",
             file=sys.stderr,
         )
+    print_calibration(results["calibration"])
     if families:
         print_perturbations(results["perturbations"])
+    if args.plots:
+        write_plots(args.plots, results)
     return emit_json(results)
 
 
@@ -161,6 +185,48 @@ def chosen_families(names: list[str] | None) -> list[Family]:
 
 def _interval(bounds: list[float]) -> str:
     return f"[{bounds[0]:.1%}-{bounds[1]:.1%}]"
+
+
+def plots_folder(folder: Path) -> None:
+    """Create ``folder`` if missing, before the run, so a bad one is refused at once."""
+    if folder.exists() and not folder.is_dir():
+        raise AtelierError(f"--plots: {folder} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise AtelierError(f"--plots: cannot create {folder} ({error.strerror})") from error
+
+
+def print_calibration(calibration: dict[str, Any]) -> None:
+    print(
+        f"\n{'game':<11} {'bin':>11} {'count':>6} {'confidence':>10} {'right':>7}",
+        file=sys.stderr,
+    )
+    for game, report in calibration.items():
+        for b in report["bins"]:
+            print(
+                f"{game:<11} {b['low']:>5.2f}-{b['high']:<5.2f} {b['count']:>6} "
+                f"{b['confidence']:>10.3f} {b['accuracy']:>7.1%}",
+                file=sys.stderr,
+            )
+        print(
+            f"{game:<11} ECE {report['ece']:.4f} over {report['components']} components "
+            f"({report['refused']} refused)",
+            file=sys.stderr,
+        )
+
+
+def write_plots(folder: Path, results: dict[str, Any]) -> None:
+    from vision.calibration_plots import reliability_diagram, risk_coverage_plot, write_png
+    from vision.calibration_report import Bin, CurvePoint
+
+    for game, report in results["calibration"].items():
+        bins = [Bin(**b) for b in report["bins"]]
+        title = f"{game}: reliability, ECE {report['ece']:.4f}, n {report['components']}"
+        write_png(folder / f"reliability-{game}.png", reliability_diagram(bins, title))
+        curve = [CurvePoint(**p) for p in results["risk_coverage"][game]]
+        title = f"{game}: risk against coverage, n {report['components']}"
+        write_png(folder / f"risk-coverage-{game}.png", risk_coverage_plot(curve, title))
 
 
 def print_perturbations(rows: list[dict[str, Any]]) -> None:
