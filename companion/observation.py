@@ -37,6 +37,25 @@ class ComponentRead:
 
 
 @dataclass(frozen=True)
+class Unreadable:
+    """Markers the camera outlined but could not decode: a board in view that was not read."""
+
+    where: tuple[int, int, int, int]  # x, y, width, height in photo px
+    candidates: int  # marker-shaped outlines in the group
+    px_per_cell: float  # the candidates' median side over the cells across a marker
+    cause: str  # "too blurred", or "too small or too blurred"
+    problem: str  # one line for the players: what was seen, the cause and what would help
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "where": list(self.where),
+            "candidates": self.candidates,
+            "px_per_cell": round(self.px_per_cell, 1),
+            "problem": self.problem,
+        }
+
+
+@dataclass(frozen=True)
 class BoardObservation:
     """One player's board (or, for Paintings, their mats) as the camera read it."""
 

@@ -24,11 +24,13 @@ class PhotoError(AtelierError):
 
 @dataclass(frozen=True)
 class PhotoReading:
-    """What one photo showed: each board read, their pictures, and how long reading took."""
+    """What one photo showed: each board read, their pictures, how long reading took, and the
+    problem of each board seen but not read (markers outlined, not decodable)."""
 
     boards: tuple[BoardObservation, ...]
     views: StoredViews
     total_ms: float
+    unreadable: tuple[str, ...] = ()
 
 
 class TableReader(Protocol):

@@ -79,4 +79,9 @@ class PhotoReader:
             scanner = self._scanner
             observation = scanner.scan(image)
             views = board_views(image, observation.markers, scanner.index, observation.boards)
-        return PhotoReading(observation.boards, stored_views(views), observation.total_ms)
+        return PhotoReading(
+            observation.boards,
+            stored_views(views),
+            observation.total_ms,
+            tuple(u.problem for u in observation.unreadable),
+        )

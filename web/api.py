@@ -101,7 +101,7 @@ def scan(table: str) -> tuple[Response, int]:
     if upload is None:
         abort(400, description="image: missing (send the photo as the multipart field 'image')")
     reading = services().reader.read_photo(upload.read())
-    result = tables.scan(table, reading.boards, reading.views)
+    result = tables.scan(table, reading.boards, reading.views, reading.unreadable)
     state = tables.state(table)
     body = {
         "event": result.event.id,

@@ -17,7 +17,9 @@ HELP = """\
 Read every Atelier board in a photo and print, per board, the position read, its score (only when
 every component was read with confidence), the confidence and the problems, as JSON:
 {"boards": [{"game", "player", "position", "score", "confidence", "problems"}], "timing_ms"}.
-A board that cannot be read confidently is listed with its problems and no score.
+A board that cannot be read confidently is listed with its problems and no score. Boards whose
+markers are seen but cannot be decoded (too blurred, too small) are listed under "unreadable":
+[{"where": [x, y, w, h], "candidates", "px_per_cell", "problem"}].
 
 The camera cannot see which Paintings scoring cards or Isle of Colors conditions are in play: name
 them with --scoring-cards and --conditions to get those games scored.
@@ -110,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         "stages_ms": {k: round(v, 2) for k, v in observation.stages_ms.items()},
         "markers_seen": len(observation.markers),
         "colour": observation.colour_source,
+        "unreadable": [u.to_json() for u in observation.unreadable],
     }
     json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")
@@ -121,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{board.observation.game} {who}: unreadable", file=sys.stderr)
             for problem in board.problems:
                 print(f"  {problem}", file=sys.stderr)
-    if not boards:
+    for seen in observation.unreadable:
+        print(f"unreadable board near {seen.where[:2]} px: {seen.problem}", file=sys.stderr)
+    if not boards and not observation.unreadable:
         print(f"no Atelier board found ({len(observation.markers)} markers seen)", file=sys.stderr)
     return 0

@@ -174,9 +174,11 @@ class Tables:
         table: str,
         observations: Sequence[BoardObservation],
         views: Mapping[tuple[str, ...], BoardView] | None = None,
+        unreadable: Sequence[str] = (),
     ) -> ScanResult:
         """Accept the boards of one photo that belong to this table's players; ``views`` are
-        their rectified faces by the printed boards they were read from."""
+        their rectified faces by the printed boards they were read from; ``unreadable`` the
+        problems of boards seen but not read, named when no board is accepted."""
         with self._lock(table):
             state = self._states.get(table) or self._load(table)
             setup = state.setup
@@ -194,6 +196,10 @@ class Tables:
                     context = _context(state, observation.player)
                     options = setup.options.game_options()
                     readings.append(read_board(observation, observation.player, options, context))
+            if not readings and unreadable:
+                # Say why: the board may well be there, too blurred or too small to read.
+                why = "; ".join([*ignored, *unreadable])
+                raise NothingReadError(f"no board of this table was read: {why}", ignored)
             if not readings:
                 found = "; ".join(ignored) if ignored else "no Atelier board found"
                 raise NothingReadError(f"no board of this table in the photo ({found})", ignored)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from companion.observation import Unreadable
 from companion.table.session import Created, Tables
 from tests.live.fake_live import FakeLive
 from tests.live.video import SEED, SETTINGS, render, scanner
 from tests.web.fake_reader import FakeReader
 from vision.capture.latest import Frame
-from vision.live.debug import COVERED, STEADY, debug_jpeg, debug_picture
+from vision.live.debug import COVERED, STEADY, UNREADABLE, debug_jpeg, debug_picture
 from vision.live.demo import scripted_game
 from vision.live.loop import LiveReader, Seen
 from vision.scan.registration import register
@@ -104,3 +106,13 @@ def test_the_live_address_opens_the_scoreboard_of_the_game_played_now(tmp_path: 
     assert 'data-follow="/live"' in client.get(f"/t/{now.table}?follow=1").get_data(as_text=True)
     assert "data-follow" not in client.get(f"/t/{now.table}").get_data(as_text=True)
     tables.close()
+
+
+def test_markers_seen_but_not_decodable_are_boxed_with_why() -> None:
+    seen = seen_with_a_hand()
+    problem = "markers seen but not decodable: 2 candidates at 8.6 px per marker cell (...)"
+    unread = Unreadable((40, 40, 120, 100), 2, 8.6, "too blurred", problem)
+    seen = replace(seen, observation=replace(seen.observation, unreadable=(unread,)))
+    picture = debug_picture(seen, scanner().index, SETTINGS)
+    # Along the right-hand edge, clear of the label, the box is drawn 2 px wide.
+    assert tuple(int(v) for v in picture[90, 160]) == UNREADABLE

@@ -1,5 +1,5 @@
-"""A reader that reads no pixels: every photo shows the boards it was given, or is refused as
-it was told."""
+"""A reader that reads no pixels: every photo shows the boards (and unreadable boards) it was
+given, or is refused as it was told."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ class FakeReader:
         views: StoredViews | None = None,
         total_ms: float = 0.0,
         refusal: str | None = None,
+        unreadable: Sequence[str] = (),
     ) -> None:
-        self.reading = PhotoReading(tuple(boards), dict(views or {}), total_ms)
+        self.reading = PhotoReading(tuple(boards), dict(views or {}), total_ms, tuple(unreadable))
         self.refusal = refusal
         self.photos: list[bytes] = []
 

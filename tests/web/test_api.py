@@ -369,3 +369,16 @@ def test_a_photo_the_reader_refuses_is_a_one_line_400(tmp_path: Path) -> None:
     answer = upload(client, table, b"GIF89a", token)
     assert (answer.status_code, answer.json) == (400, {"error": "image: not a JPEG or PNG photo"})
     assert events_of(client, table) == []
+
+
+def test_a_photo_with_a_board_seen_but_not_decodable_is_refused_saying_why(
+    tmp_path: Path,
+) -> None:
+    problem = "markers seen but not decodable: 4 candidates at 2.6 px per marker cell (too small)"
+    reader = FakeReader(unreadable=[problem])
+    client: Client = create_app({"DATA_DIR": tmp_path}, reader).test_client()
+    table, token = new_table(client)
+    refused = upload(client, table, b"a photo", token)
+    assert refused.status_code == 422
+    assert refused.json == {"error": f"no board of this table was read: {problem}"}
+    assert events_of(client, table) == []

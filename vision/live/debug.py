@@ -1,6 +1,6 @@
 """The live frame with what was made of it drawn on: markers, registered boards (green when
 steady, red with the reason when covered, thick when a reading was just accepted) and each read
-component's value where it lies."""
+component's value where it lies; markers seen but not decodable boxed in magenta with why."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ MARKER = (0, 215, 255)  # BGR
 STEADY = (60, 200, 60)
 COVERED = (40, 40, 230)
 COMPONENT = (255, 200, 80)
+UNREADABLE = (230, 60, 230)
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 LABEL_CHARS = 14
 
@@ -53,6 +54,12 @@ def debug_picture(seen: Seen, index: Mapping[int, MarkerOwner], settings: Settin
         corners = np.asarray(marker.corners, np.float64)
         _polygon(image, corners, MARKER, 1)
         _label(image, str(marker.id), corners[0], MARKER)
+    for unread in seen.observation.unreadable:
+        x, y, w, h = unread.where
+        box = np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], np.float64)
+        _polygon(image, box, UNREADABLE, 2)
+        text = f"unreadable: {unread.cause} ({unread.px_per_cell:.1f} px per cell)"
+        _label(image, text, box[0], UNREADABLE)
     sightings = {s.layout.key: s for s in register(seen.observation.markers, index).boards}
     covered = {b.key: b.covered(settings) for b in seen.boards}
     accepted = {a.observation.boards for a in seen.accepted}

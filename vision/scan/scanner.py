@@ -20,7 +20,7 @@ from calibration.camera import CameraModel
 from calibration.colour import ColourCorrection, fit_correction
 from calibration.errors import CalibrationError
 from companion.errors import AtelierError
-from companion.observation import BoardObservation
+from companion.observation import BoardObservation, Unreadable
 from vision.draw import draw_layout
 from vision.fiducials import ATELIER_DICTIONARY, Marker, predefined_dictionary
 from vision.images import Image, to_gray
@@ -38,6 +38,7 @@ from vision.scan.reference import find_reference, read_patches
 from vision.scan.refine import refine
 from vision.scan.registration import Registration, Sighting, register
 from vision.scan.stray_icons import stray_icons
+from vision.scan.unreadable import unreadable
 
 MAX_DETECT_SIDE = 4000  # larger photos are searched for markers at this size, then read in full
 MIN_SIDE = 16  # smaller images hold nothing to read
@@ -67,6 +68,8 @@ class Observation:
     unknown_ids: tuple[int, ...]  # markers of our family that no printed component carries
     stages_ms: Mapping[str, float]
     colour_source: str = "white balance only"  # or "profile", "reference card"
+    # Boards in view whose markers were outlined but could not be decoded.
+    unreadable: tuple[Unreadable, ...] = ()
 
     @property
     def total_ms(self) -> float:
@@ -138,7 +141,10 @@ class Scanner:
         map1, map2 = self._undistort[size]
         return np.asarray(cv2.remap(image, map1, map2, cv2.INTER_LINEAR), np.uint8)
 
-    def _detect(self, image: Image, game: str | None) -> list[Marker]:
+    def _detect(
+        self, image: Image, game: str | None
+    ) -> tuple[list[Marker], list[NDArray[np.float64]]]:
+        """The markers decoded or named, and the outlines left undecoded, in photo px."""
         longest = max(image.shape[:2])
         scale = min(1.0, MAX_DETECT_SIDE / longest)
         if scale < 1.0:
@@ -156,11 +162,11 @@ class Scanner:
         markers, outlines = self.search.detect_with_rejected(gray, places)
         markers += self._named(gray, markers, outlines, game)
         if scale == 1.0:
-            return markers
+            return markers, outlines
         return [
             Marker(m.id, m.dictionary, tuple((x / scale, y / scale) for x, y in m.corners))
             for m in markers
-        ]
+        ], [outline / scale for outline in outlines]
 
     def _named(
         self,
@@ -211,7 +217,7 @@ class Scanner:
         image = self._correct(image)
         stages["undistort"] = (clock() - start) * 1000
         start = clock()
-        markers = self._detect(image, game)
+        markers, outlines = self._detect(image, game)
         stages["markers"] = (clock() - start) * 1000
         start = clock()
         registration = register(markers, self.index)
@@ -232,8 +238,20 @@ class Scanner:
         observations = players + [o for o in read if o not in mats]
         observations.sort(key=lambda o: (o.game, o.player or 0, o.boards))
         stages["read"] = (clock() - start) * 1000
+        start = clock()
+        # Outlines on any component found (a colour card's patches, a tile's edge) are its print.
+        found = [*registration.boards, *registration.pieces]
+        areas = [s.to_image(np.asarray(s.layout.outline.corners(), np.float64)) for s in found]
+        height, width = image.shape[:2]
+        unread = unreadable(outlines, markers, areas, width, height)
+        stages["unreadable"] = (clock() - start) * 1000
         return Observation(
-            tuple(observations), tuple(markers), registration.unknown_ids, stages, colour_source
+            tuple(observations),
+            tuple(markers),
+            registration.unknown_ids,
+            stages,
+            colour_source,
+            unread,
         )
 
     def _colour_for(

@@ -1,0 +1,86 @@
+"""Boards in view whose markers are outlined but not decoded are listed as unreadable, with why."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.cli import atelier
+from tests.vision.test_scan_basics import canvas_scene
+from vision.images import Image, to_gray
+from vision.perturb import motion_blur
+from vision.scan.scanner import Scanner
+
+BLUR_PX = 12
+
+
+@pytest.fixture(scope="module")
+def scanner() -> Scanner:
+    return Scanner()
+
+
+def blurred_canvas(seed: int) -> Image:
+    frame, _, _ = canvas_scene([0, 1, 2, 3, None, 1])
+    return motion_blur(frame, seed, (BLUR_PX, BLUR_PX))
+
+
+def test_a_board_blurred_past_decoding_is_listed_as_unreadable_with_why(scanner: Scanner) -> None:
+    observation = scanner.scan(blurred_canvas(1))
+    assert observation.boards == ()
+    (seen,) = observation.unreadable
+    assert 2 <= seen.candidates <= 4
+    # The canvas is drawn at 2 px/mm: a 28 mm marker of 8 cells is 7 px per cell, and the
+    # streak lengthens its outline.
+    assert 6.0 <= seen.px_per_cell <= 10.0
+    # Within the canvas, laid at (700, 300) px and 534 x 396 px.
+    x, y, w, h = seen.where
+    assert x >= 700 and x + w <= 700 + 534
+    assert y >= 300 and y + h <= 300 + 396
+    assert seen.problem.startswith(f"markers seen but not decodable: {seen.candidates} candidates")
+    assert "too blurred" in seen.problem and "needs about 4" in seen.problem
+
+
+def test_a_clean_photo_lists_nothing_unreadable(scanner: Scanner) -> None:
+    frame, _, _ = canvas_scene([0, 1, 2, 3, None, 1])
+    observation = scanner.scan(frame)
+    assert len(observation.boards) == 1 and observation.unreadable == ()
+
+
+def test_a_board_read_does_not_list_its_rejected_candidates_again(scanner: Scanner) -> None:
+    image = blurred_canvas(3)
+    _, outlines = scanner.search.detect_with_rejected(to_gray(image))
+    assert outlines  # some of its markers are outlined but not decoded
+    observation = scanner.scan(image)
+    assert len(observation.boards) == 1 and observation.unreadable == ()
+
+
+def test_a_lone_candidate_is_listed_only_when_nothing_was_decoded(scanner: Scanner) -> None:
+    observation = scanner.scan(blurred_canvas(2))
+    assert observation.markers == ()
+    (seen,) = observation.unreadable
+    assert seen.candidates == 1 and "1 candidate at" in seen.problem
+
+
+def test_atelier_scan_prints_the_unreadable_boards(tmp_path: Path) -> None:
+    photo = tmp_path / "blurred.png"
+    cv2.imwrite(str(photo), blurred_canvas(1))
+    result = atelier("scan", str(photo))
+    assert result.status == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["boards"] == []
+    (seen,) = out["unreadable"]
+    assert set(seen) == {"where", "candidates", "px_per_cell", "problem"}
+    assert seen["problem"].startswith("markers seen but not decodable")
+    assert "markers seen but not decodable" in result.stderr
+
+
+def test_atelier_scan_lists_nothing_unreadable_on_an_empty_table(tmp_path: Path) -> None:
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 120, np.uint8))
+    result = atelier("scan", str(photo))
+    assert result.status == 0, result.stderr
+    assert json.loads(result.stdout)["unreadable"] == []
