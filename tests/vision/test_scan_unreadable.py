@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -11,11 +12,13 @@ import pytest
 
 from tests.cli import atelier
 from tests.vision.test_scan_basics import canvas_scene
+from vision.fiducials import Marker, MarkerDetector
 from vision.images import Image, to_gray
 from vision.perturb import motion_blur
 from vision.scan.scanner import Scanner
 
 BLUR_PX = 12
+HEAVY_BLUR_PX = 16
 
 
 @pytest.fixture(scope="module")
@@ -23,9 +26,21 @@ def scanner() -> Scanner:
     return Scanner()
 
 
-def blurred_canvas(seed: int) -> Image:
+def blurred_canvas(seed: int, blur_px: int = BLUR_PX) -> Image:
     frame, _, _ = canvas_scene([0, 1, 2, 3, None, 1])
-    return motion_blur(frame, seed, (BLUR_PX, BLUR_PX))
+    return motion_blur(frame, seed, (blur_px, blur_px))
+
+
+class CountingDetector:
+    """A whole-frame detector that counts its searches."""
+
+    def __init__(self, detector: MarkerDetector) -> None:
+        self.detector = detector
+        self.calls = 0
+
+    def detect_with_rejected(self, image: Image) -> tuple[list[Marker], list[Any]]:
+        self.calls += 1
+        return self.detector.detect_with_rejected(image)
 
 
 def test_a_board_blurred_past_decoding_is_listed_as_unreadable_with_why(scanner: Scanner) -> None:
@@ -63,6 +78,36 @@ def test_a_lone_candidate_is_listed_only_when_nothing_was_decoded(scanner: Scann
     assert observation.markers == ()
     (seen,) = observation.unreadable
     assert seen.candidates == 1 and "1 candidate at" in seen.problem
+
+
+def test_a_board_the_marker_search_does_not_outline_is_listed_from_the_whole_frame(
+    scanner: Scanner,
+) -> None:
+    image = blurred_canvas(7, HEAVY_BLUR_PX)
+    markers, outlines = scanner.search.detect_with_rejected(to_gray(image))
+    assert markers == [] and outlines == []  # the marker search alone sees nothing
+    observation = scanner.scan(image)
+    (seen,) = observation.unreadable
+    assert seen.candidates >= 1
+    x, y, w, h = seen.where
+    assert x >= 700 and x + w <= 700 + 534
+    assert y >= 300 and y + h <= 300 + 396
+    assert seen.problem.startswith("markers seen but not decodable: 1 candidate at")
+    assert "too blurred" in seen.problem
+
+
+@pytest.mark.parametrize("image", ["clean", "blurred"])
+def test_a_frame_with_markers_decoded_is_never_searched_whole(
+    image: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scanner = Scanner()
+    counting = CountingDetector(scanner.outline_pass)
+    monkeypatch.setattr(scanner, "outline_pass", counting)
+    frame = canvas_scene([0, 1, 2, 3, None, 1])[0] if image == "clean" else blurred_canvas(3)
+    assert scanner.scan(frame).markers
+    assert counting.calls == 0
+    scanner.scan(np.full((1080, 1920, 3), 120, np.uint8))
+    assert counting.calls == 1  # an empty table is searched whole once
 
 
 def test_atelier_scan_prints_the_unreadable_boards(tmp_path: Path) -> None:
