@@ -116,6 +116,9 @@ class Trial:
     problems: tuple[str, ...]
     # Every component read that the truth can judge (not hidden): what calibration is made of.
     outcomes: tuple[ComponentOutcome, ...] = ()
+    # Every component read without a problem is right, and none is left out. Of a refused board
+    # this is all that can be known: a refused component carries no value to judge.
+    reads_right: bool = False
 
 
 def _value(read_value: object) -> object:
@@ -133,19 +136,40 @@ class RenderedBoard:
     rendering: Rendering
 
 
-def render_board(renderer: Renderer, game: str, difficulty: Difficulty, seed: int) -> RenderedBoard:
+def render_board(
+    renderer: Renderer,
+    game: str,
+    difficulty: Difficulty,
+    seed: int,
+    change: Callable[[RenderOptions], RenderOptions] | None = None,
+) -> RenderedBoard:
+    """One board of ``game`` rendered from ``seed``, its options changed by ``change`` if given
+    (a render-time perturbation family)."""
     position = random_position(game, random.Random(seed))
+    options = RenderOptions(seed, difficulty)
     rendering = renderer.render(
-        plan_table(position, f"random {game}"), RenderOptions(seed, difficulty)
+        plan_table(position, f"random {game}"), change(options) if change else options
     )
     return RenderedBoard(game, difficulty, seed, position, rendering)
+
+
+def perturbed(
+    renderer: Renderer, rendered: RenderedBoard, family: Family
+) -> tuple[RenderedBoard, Image]:
+    """``rendered`` under ``family``, and the photo to scan: the photo perturbed (the render's
+    truth holds), or the board rendered again with the family's options (the new render's
+    truth)."""
+    if family.apply is not None:
+        return rendered, family.apply(rendered.rendering.image, rendered.seed)
+    again = render_board(renderer, rendered.game, rendered.difficulty, rendered.seed, family.render)
+    return again, again.rendering.image
 
 
 def judge(
     scanner: Scanner, rendered: RenderedBoard, image: Image, yardstick: MarkerDetector
 ) -> Trial:
-    """Scan ``image``, the rendered photo or a perturbation of it (which hides nothing, so the
-    render's truth holds), time the bare detection on the same image, and compare."""
+    """Scan ``image``, the rendered photo or a perturbation of it that hides nothing more than
+    ``rendered``'s truth says, time the bare detection on the same image, and compare."""
     game, difficulty, seed = rendered.game, rendered.difficulty, rendered.seed
     start = time.perf_counter()
     yardstick.detect(image)
@@ -198,6 +222,7 @@ def judge(
         detect_ms,
         board.problems,
         outcomes,
+        not wrong and not missing,
     )
 
 
@@ -250,11 +275,15 @@ def summarise(trials: Sequence[Trial]) -> dict[str, Any]:
 
 def summarise_perturbed(trials: Sequence[Trial]) -> dict[str, Any]:
     """Outcome counts of perturbed boards, each with its rate and 95 % Wilson interval: exact,
-    refused (abstained or no board found) and wrong (confident-wrong)."""
+    refused (abstained or no board found) and wrong (confident-wrong); and, as a share of the
+    refused, those whose every component read was right (``refused_reads_right``). A refused
+    component carries no value, so whether the board would have been right is unknown: this
+    share bounds it from above."""
     n = len(trials)
+    refused = [t for t in trials if t.outcome in ("abstained", "missed")]
     counts = {
         "exact": sum(t.outcome == "exact" for t in trials),
-        "refused": sum(t.outcome in ("abstained", "missed") for t in trials),
+        "refused": len(refused),
         "wrong": sum(t.outcome == "confident-wrong" for t in trials),
     }
     row: dict[str, Any] = {"boards": n}
@@ -262,6 +291,10 @@ def summarise_perturbed(trials: Sequence[Trial]) -> dict[str, Any]:
         row[name] = count
         row[f"{name}_rate"] = round(count / n, 4) if n else 0.0
         row[f"{name}_interval"] = _interval(count, n)
+    clean = sum(t.reads_right for t in refused)
+    row["refused_reads_right"] = clean
+    row["refused_reads_right_share"] = round(clean / len(refused), 4) if refused else 0.0
+    row["refused_reads_right_interval"] = _interval(clean, len(refused))
     return row
 
 
@@ -273,6 +306,15 @@ def _not_exact(trial: Trial, family: str | None = None) -> dict[str, Any]:
         "seed": trial.seed,
         "outcome": trial.outcome,
         "problems": list(trial.problems[:3]),
+    }
+
+
+def _family_json(family: Family) -> dict[str, Any]:
+    return {
+        "name": family.name,
+        "family": family.family,
+        "strength": family.strength,
+        "hides": family.hides,
     }
 
 
@@ -297,36 +339,36 @@ def run_vision_bench(
     perturbed_failures: list[dict[str, Any]] = []
     # Per game across difficulties, as rendered (perturbed boards are reported apart).
     outcomes: dict[str, list[ComponentOutcome]] = {game: [] for game in games}
+    # Per family across games and difficulties: what a target is checked against.
+    pooled: dict[Family, list[Trial]] = {f: [] for f in families}
     for difficulty in difficulties:
         for game in games:
             trials = []
-            perturbed: dict[str, list[Trial]] = {f.name: [] for f in families}
+            under: dict[Family, list[Trial]] = {f: [] for f in families}
             for k in range(boards):
                 rendered = render_board(renderer, game, difficulty, seed + k)
-                image = rendered.rendering.image
-                trials.append(judge(scanner, rendered, image, yardstick))
+                trials.append(judge(scanner, rendered, rendered.rendering.image, yardstick))
                 for family in families:
-                    perturbed_image = family.apply(image, seed + k)
-                    perturbed[family.name].append(
-                        judge(scanner, rendered, perturbed_image, yardstick)
-                    )
+                    board, image = perturbed(renderer, rendered, family)
+                    under[family].append(judge(scanner, board, image, yardstick))
                 if progress:
                     progress(f"{difficulty.value} {game} {k + 1}/{boards}")
             failures += [_not_exact(t) for t in trials if t.outcome != "exact"]
             outcomes[game] += [o for t in trials for o in t.outcomes]
             rows.append({"difficulty": difficulty.value, "game": game, **summarise(trials)})
-            for name, family_trials in perturbed.items():
+            for family, family_trials in under.items():
                 perturbed_failures += [
-                    _not_exact(t, name) for t in family_trials if t.outcome != "exact"
+                    _not_exact(t, family.name) for t in family_trials if t.outcome != "exact"
                 ]
                 perturbed_rows.append(
                     {
-                        "family": name,
+                        **_family_json(family),
                         "difficulty": difficulty.value,
                         "game": game,
                         **summarise_perturbed(family_trials),
                     }
                 )
+                pooled[family] += family_trials
     results: dict[str, Any] = {
         "suite": "vision",
         "seeds": {"split": split, "first": seed, "last": seed + boards - 1},
@@ -336,10 +378,15 @@ def run_vision_bench(
         "risk_coverage": {game: curve_json(chosen) for game, chosen in outcomes.items()},
     }
     if families:
-        # Grouped by family, as the table reads.
-        order = [f.name for f in families]
-        perturbed_rows.sort(key=lambda row: order.index(row["family"]))
+        # Grouped by family, as the table reads; the families that may hide part of a board
+        # last, apart, since their refusals are not all needless.
+        order = sorted(families, key=lambda f: f.hides)
+        names = [f.name for f in order]
+        perturbed_rows.sort(key=lambda row: names.index(row["name"]))
         results["perturbations"] = perturbed_rows
+        results["perturbation_totals"] = [
+            {**_family_json(f), **summarise_perturbed(pooled[f])} for f in order
+        ]
         results["perturbed_not_exact"] = perturbed_failures[:50]
     return results
 

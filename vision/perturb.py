@@ -1,24 +1,32 @@
-"""Perturbation families: conditions applied to a rendered photo that the readers were never tuned
-on, to see how far they generalise.
+"""Perturbation families: conditions the readers were never tuned on, each at a few graded
+strengths, to see how far they generalise.
 
-Written apart from the renderer on purpose (numpy and OpenCV on the finished 8-bit BGR photo), so
-a reader tuned to the renderer's own effects meets effects made another way. Each operation is a
-pure function of (image, seed, strength): the same seed gives the same photo. None hides any
-part of a board, so the truth of a perturbed photo is the render's truth.
+Most are operations on the rendered photo, written apart from the renderer on purpose (numpy and
+OpenCV on the finished 8-bit BGR photo), so a reader tuned to the renderer's own effects meets
+effects made another way. Each is a pure function of (image, seed, strength): the same seed
+gives the same photo, and none hides any part of a board, so the render's truth holds.
+
+Some conditions cannot be made after the photo (a player's own pencils, a lamp's colour, a hand
+over the board): those families change the render's options instead and the board is rendered
+again, so its truth is the new render's. A family that may hide part of a board says so
+(``hides``) and is reported apart from those that hide nothing.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.colour import linear_to_srgb, srgb_to_linear
 from vision.images import Image
+from vision.render.renderer import RenderOptions
 
 # Gains per channel in OpenCV's B, G, R order: a warm (tungsten) light and a cool (daylight) one.
 _WARM = np.array([-1.0, 0.0, 1.0])
@@ -115,31 +123,182 @@ def small_frame(image: Image, seed: int, size: tuple[int, int] = (1280, 720)) ->
     return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
 
 
+ImageChange = Callable[[Image, int], Image]  # (photo, seed) -> photo
+RenderChange = Callable[[RenderOptions], RenderOptions]
+
+
 @dataclass(frozen=True)
 class Family:
-    name: str
+    """One family at one strength: either an operation on the photo (``apply``) or a change to
+    the render's options (``render``), never both."""
+
+    family: str  # "noise"
+    strength: str | None  # "12", "+1"; None where the family has a single setting
     summary: str
-    apply: Callable[[Image, int], Image]  # (photo, seed) -> photo, at the family's strength
+    apply: ImageChange | None = None
+    render: RenderChange | None = None
+    hides: bool = False  # may hide part of a board: its refusals are not all needless
+    alias: str | None = None  # the name of the default strength when each family had one
+
+    def __post_init__(self) -> None:
+        if (self.apply is None) == (self.render is None):
+            raise ValueError(f"{self.name}: an image operation or a render change, only one")
+
+    @property
+    def name(self) -> str:
+        return self.family if self.strength is None else f"{self.family}:{self.strength}"
+
+    @property
+    def default(self) -> bool:
+        """Run by ``all``: the family's single setting, or its strength of old."""
+        return self.strength is None or self.alias is not None
 
 
-def _family(name: str, summary: str, operation: Callable[..., Image], **strength: object) -> Family:
-    return Family(name, summary, lambda image, seed: operation(image, seed, **strength))
+def _graded(
+    family: str,
+    operation: Callable[..., Image],
+    strengths: Mapping[str, tuple[str, dict[str, Any]]],
+    aliases: Mapping[str, str],
+) -> Iterator[Family]:
+    """``family`` at each of ``strengths`` (label: summary, the operation's keyword arguments),
+    mildest first; ``aliases`` names the defaults by their old names."""
+    for label, (summary, keywords) in strengths.items():
 
+        def apply(image: Image, seed: int, keywords: dict[str, Any] = keywords) -> Image:
+            return operation(image, seed, **keywords)
+
+        yield Family(family, label, summary, apply=apply, alias=aliases.get(label))
+
+
+def _render(
+    family: str, strength: str | None, summary: str, change: RenderChange, hides: bool = False
+) -> Family:
+    alias = family if strength is not None else None
+    return Family(family, strength, summary, render=change, hides=hides, alias=alias)
+
+
+def _varied_pencils(options: RenderOptions) -> RenderOptions:
+    # Through a dictionary: the renderer gains the field in a change of its own.
+    changes: dict[str, Any] = {"pencils": "varied"}
+    return dataclasses.replace(options, **changes)
+
+
+def _has_option(name: str) -> bool:
+    return name in {f.name for f in dataclasses.fields(RenderOptions)}
+
+
+_IMAGE_FAMILIES = (
+    *_graded(
+        "noise",
+        sensor_noise,
+        {
+            f"{sigma:g}": (
+                f"sensor noise, sigma {sigma:g} levels plus shot noise",
+                {"sigma": sigma},
+            )
+            for sigma in (6.0, 12.0, 20.0)
+        },
+        {"12": "noise"},
+    ),
+    *_graded(
+        "ev",
+        exposure,
+        {
+            f"{ev:+g}": (f"{ev:+g} EV" + (", clipped" if ev > 0 else ""), {"ev": ev})
+            for ev in (0.5, 1.0, 1.5, -1.0, -2.0)
+        },
+        {"+1": "ev+1", "-1": "ev-1"},
+    ),
+    *_graded(
+        "two-light",
+        two_colour_light,
+        {
+            f"{s:g}": (
+                f"warm lamp one side, cool window the other, gains 1 +- {s:g}",
+                {"strength": s},
+            )
+            for s in (0.1, 0.2, 0.35)
+        },
+        {"0.2": "two-light"},
+    ),
+    *_graded(
+        "cast",
+        colour_cast,
+        {
+            f"{s:g}": (f"uniform warm or cool cast, gains 1 +- {s:g}", {"strength": s})
+            for s in (0.1, 0.15, 0.25)
+        },
+        {"0.15": "cast"},
+    ),
+    *_graded(
+        "motion",
+        motion_blur,
+        {
+            f"{a}-{a + 2}": (
+                f"motion blur, {a}-{a + 2} px streak at any angle",
+                {"length": (a, a + 2)},
+            )
+            for a in (6, 12, 18)
+        },
+        {"6-8": "motion"},
+    ),
+    *_graded(
+        "focus",
+        focus_blur,
+        {f"{s:g}": (f"focus blur, Gaussian sigma {s:g} px", {"sigma": s}) for s in (1.0, 1.5, 2.5)},
+        {"1.5": "focus"},
+    ),
+    *_graded(
+        "jpeg",
+        jpeg,
+        {f"{q}": (f"JPEG quality {q}", {"quality": q}) for q in (60, 50, 40, 25)},
+        {"50": "jpeg"},
+    ),
+    *_graded(
+        "size",
+        small_frame,
+        {
+            f"{w}x{h}": (f"frame resized to {w}x{h}", {"size": (w, h)})
+            for w, h in ((1280, 720), (960, 540))
+        },
+        {"1280x720": "1280x720", "960x540": "960x540"},
+    ),
+)
+
+_RENDER_FAMILIES = (
+    # The players' own pencil sets: other hues than the printed key's.
+    *(
+        [_render("pencils", None, "players' own pencils, not the printed set", _varied_pencils)]
+        if _has_option("pencils")
+        else []
+    ),
+    _render(
+        "warm-light",
+        "2700K",
+        "lit by a 2700 K lamp",
+        lambda options: dataclasses.replace(options, kelvin=2700.0),
+    ),
+    _render(
+        "cool-light",
+        "6500K",
+        "lit by 6500 K daylight",
+        lambda options: dataclasses.replace(options, kelvin=6500.0),
+    ),
+    _render(
+        "hand",
+        None,
+        "a hand over a corner of the board",
+        lambda options: dataclasses.replace(options, hand_over=0),
+        hides=True,
+    ),
+)
 
 FAMILIES: Mapping[str, Family] = MappingProxyType(
-    {
-        f.name: f
-        for f in (
-            _family("noise", "sensor noise, sigma 12 levels plus shot noise", sensor_noise),
-            _family("ev+1", "+1 EV, clipped", exposure, ev=1.0),
-            _family("ev-1", "-1 EV", exposure, ev=-1.0),
-            _family("two-light", "warm lamp one side, cool window the other", two_colour_light),
-            _family("cast", "uniform warm or cool cast", colour_cast),
-            _family("motion", "motion blur, 6-8 px streak at any angle", motion_blur),
-            _family("focus", "focus blur, Gaussian sigma 1.5 px", focus_blur),
-            _family("jpeg", "JPEG quality 50", jpeg),
-            _family("1280x720", "frame resized to 1280x720", small_frame, size=(1280, 720)),
-            _family("960x540", "frame resized to 960x540", small_frame, size=(960, 540)),
-        )
-    }
+    {f.name: f for f in (*_IMAGE_FAMILIES, *_RENDER_FAMILIES)}
 )
+"""Every family at every strength, by name (``noise:12``), mildest strength first."""
+
+ALIASES: Mapping[str, str] = MappingProxyType(
+    {f.alias: f.name for f in FAMILIES.values() if f.alias is not None}
+)
+"""The names each family's default strength is also known by (``noise``, ``ev+1``)."""

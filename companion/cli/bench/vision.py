@@ -36,18 +36,31 @@ reliability-GAME.png and risk-coverage-GAME.png (640x480) there, creating the fo
 
 --split train|validation|test takes the seeds from the start of a split (docs/scanning.md,
 Evaluation; the test split only to report a figure); --seed, for ad-hoc runs, is refused with it.
---perturb FAMILY (repeat, or "all") also scans every board through a perturbation the readers
-were never tuned on: noise, ev+1, ev-1, two-light, cast, motion, focus, jpeg, 1280x720,
-960x540; then "perturbations" (family, difficulty, game, boards, and exact, refused, wrong,
-each with its _rate and 95 % _interval) and "perturbed_not_exact". With --lighting: Isle cells
-and Pigment Lab chips under 2700-6500 K and -1.5..+1.5 EV, with and without the colour
-reference card.
+--perturb FAMILY:STRENGTH (repeat) also scans every board under a condition the readers were
+never tuned on. Operations on the photo: noise:6, noise:12, noise:20 (sigma, levels); ev:+0.5,
+ev:+1, ev:+1.5, ev:-1, ev:-2 (stops); two-light:0.1, two-light:0.2, two-light:0.35 and cast:0.1,
+cast:0.15, cast:0.25 (gains); motion:6-8, motion:12-14, motion:18-20 (streak, px); focus:1,
+focus:1.5, focus:2.5 (sigma, px); jpeg:60, jpeg:50, jpeg:40, jpeg:25 (quality); size:1280x720,
+size:960x540. Rendered again with other options: pencils (the players' own pencil sets),
+warm-light:2700K, cool-light:6500K, and hand (a hand over the board: it hides part of it, so it
+is reported apart). Short names stand for the default strengths: noise, ev+1, ev-1, two-light,
+cast, motion, focus, jpeg, 1280x720, 960x540, warm-light, cool-light. "all": every family at its
+default strength; "FAMILY:all" (noise:all): every strength of one. Then "perturbations" (name,
+family, strength, hides, difficulty, game, boards, and exact, refused, wrong, each with its
+_rate and 95 % _interval; refused_reads_right: refused boards whose every component read was
+right, with its _share of the refused and _interval: the most of them that would have been
+right, since a refused component has no value to judge), "perturbation_totals" (the same per
+family and strength, all games together; those that hide nothing apart on standard error) and
+"perturbed_not_exact". With --lighting: Isle cells and Pigment Lab chips under 2700-6500 K and
+-1.5..+1.5 EV, with and without the colour reference card.
 
 examples:
   atelier bench vision --boards 8
   atelier bench vision --difficulty hard --boards 250 --seed 5000
   atelier bench vision --difficulty hard --split test --boards 100
   atelier bench vision --difficulty hard --split validation --perturb noise --perturb jpeg
+  atelier bench vision --difficulty hard --split validation --boards 10 --perturb all
+  atelier bench vision --difficulty hard --split validation --perturb noise:all --perturb hand
   atelier bench vision --difficulty hard --split validation --boards 25 --plots plots
   atelier bench vision --lighting --boards 4 --game isle
 """
@@ -88,8 +101,9 @@ def register(suites: Any) -> None:
         "--perturb",
         action="append",
         metavar="FAMILY",
-        help="also scan every board through this perturbation family; repeat for more, or "
-        "'all' (see above)",
+        help="also scan every board under this family at this strength (noise:12; a short "
+        "name, noise or ev+1: its default), repeat for more; 'FAMILY:all': every strength of one; "
+        "'all': every family at its default (see above)",
     )
     parser.add_argument(
         "--plots",
@@ -149,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         )
     print_calibration(results["calibration"])
     if families:
-        print_perturbations(results["perturbations"])
+        print_perturbations(results["perturbations"], results["perturbation_totals"])
     if args.plots:
         write_plots(args.plots, results)
     return emit_json(results)
@@ -171,16 +185,24 @@ def first_seed(split: str | None, seed: int | None, boards: int) -> int:
 
 
 def chosen_families(names: list[str] | None) -> list[Family]:
-    """The perturbation families ``--perturb`` names, in the catalogue's order; "all": every
-    one."""
-    from vision.perturb import FAMILIES
+    """The families at the strengths ``--perturb`` names, in the catalogue's order: "all",
+    every family at its default strength; "FAMILY:all", every strength of one; a name of old
+    ("noise", "ev+1"), its default strength; or "FAMILY:STRENGTH"."""
+    from vision.perturb import ALIASES, FAMILIES
 
+    wanted: set[str] = set()
     for name in names or ():
-        if name != "all" and name not in FAMILIES:
-            known = ", ".join(["all", *FAMILIES])
+        family = name.removesuffix(":all")
+        if name == "all":
+            wanted |= {f.name for f in FAMILIES.values() if f.default}
+        elif name != family and any(f.family == family for f in FAMILIES.values()):
+            wanted |= {f.name for f in FAMILIES.values() if f.family == family}
+        elif name in FAMILIES or name in ALIASES:
+            wanted.add(ALIASES.get(name, name))
+        else:
+            known = ", ".join(["all", "FAMILY:all", *ALIASES, *FAMILIES])
             raise AtelierError(f"--perturb: unknown family {name!r} (one of {known})")
-    wanted = set(names or ())
-    return [f for f in FAMILIES.values() if "all" in wanted or f.name in wanted]
+    return [f for f in FAMILIES.values() if f.name in wanted]
 
 
 def _interval(bounds: list[float]) -> str:
@@ -229,19 +251,36 @@ def write_plots(folder: Path, results: dict[str, Any]) -> None:
         write_png(folder / f"risk-coverage-{game}.png", risk_coverage_plot(curve, title))
 
 
-def print_perturbations(rows: list[dict[str, Any]]) -> None:
+def print_perturbations(rows: list[dict[str, Any]], totals: list[dict[str, Any]]) -> None:
     print(
-        f"\n{'family':<10} {'difficulty':<10} {'game':<11} {'boards':>6} {'exact':>7} "
-        f"{'95 % interval':>15} {'refused':>7} {'wrong':>5}",
+        f"\n{'family':<17} {'difficulty':<10} {'game':<11} {'boards':>6} {'exact':>7} "
+        f"{'95 % interval':>15} {'refused':>7} {'wrong':>5} {'reads ok':>8}",
         file=sys.stderr,
     )
     for row in rows:
         print(
-            f"{row['family']:<10} {row['difficulty']:<10} {row['game']:<11} {row['boards']:>6} "
+            f"{row['name']:<17} {row['difficulty']:<10} {row['game']:<11} {row['boards']:>6} "
             f"{row['exact_rate']:>7.1%} {_interval(row['exact_interval']):>15} "
-            f"{row['refused']:>7} {row['wrong']:>5}",
+            f"{row['refused']:>7} {row['wrong']:>5} {row['refused_reads_right']:>8}",
             file=sys.stderr,
         )
+    # The families that hide nothing apart: a target on exact reads holds for them alone.
+    for hides, heading in ((False, "hides nothing"), (True, "hides part of a board")):
+        chosen = [row for row in totals if row["hides"] is hides]
+        if not chosen:
+            continue
+        print(
+            f"\n{heading + ', all games':<33} {'boards':>6} {'exact':>7} {'95 % interval':>15} "
+            f"{'refused':>7} {'wrong':>5} {'reads ok':>8}",
+            file=sys.stderr,
+        )
+        for row in chosen:
+            print(
+                f"{row['name']:<33} {row['boards']:>6} {row['exact_rate']:>7.1%} "
+                f"{_interval(row['exact_interval']):>15} {row['refused']:>7} {row['wrong']:>5} "
+                f"{row['refused_reads_right']:>8}",
+                file=sys.stderr,
+            )
 
 
 def run_lighting(args: argparse.Namespace, seed: int, progress: Callable[[str], None]) -> int:
