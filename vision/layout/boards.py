@@ -14,9 +14,9 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.games.colorfield.model import SEGMENT_COUNTS, CanvasBoard
-from companion.games.isle.model import Island
+from companion.games.isle.model import Colour, Island
 from companion.games.pigments.model import PanSize
-from vision.layout.geometry import Circle, Hexagon, Rect
+from vision.layout.geometry import Circle, Hexagon, Rect, bounds
 from vision.layout.ids import BOARD_MARKER_MM, CORNERS, PAINTINGS_PER_PLAYER, board_marker_ids
 from vision.layout.inks import INKS
 from vision.layout.model import QUIET_MM, Layout, MarkerSpec, Region
@@ -32,6 +32,13 @@ CARD = (63.0, 88.0)
 SHADE_CARD = (38.0, 55.0)
 SLOT_PITCH = 20.0
 SLOT_RADIUS = 9.0  # chips are 16 mm across; the printed ring is 18 mm
+# The Isle sheet's pencil key: one hexagon per colour, coloured by the player at setup with each
+# of their pencils, so a reader learns what those pencils look like on this paper.
+KEY_RADIUS_MM = 6.0
+KEY_PITCH_MM = 14.0  # between the centres of the two hexagons in one side column
+KEY_EDGE_MM = 12.0  # from the sheet's side edge to a key hexagon's centre
+KEY_LABEL = (11.0, 4.0)  # the box (w, h mm) a colour's name is printed in, beside its hexagon
+KEY_GAP_MM = 2.0  # bare paper kept between the key and any cell
 PAN_ORDER = (
     ("small", PanSize.SMALL),
     ("medium-1", PanSize.MEDIUM),
@@ -161,10 +168,42 @@ def _hex_centres(island: Island, r: float) -> dict[tuple[int, int], tuple[float,
     }
 
 
+def isle_key(size: tuple[float, float]) -> tuple[Region, ...]:
+    """The pencil key: green and blue down the left column, brown and red down the right, just
+    below the top corner markers, each with its name printed on the island's side of it."""
+    w, _ = size
+    half_w = math.sqrt(3) * KEY_RADIUS_MM / 2
+    label_w, label_h = KEY_LABEL
+    top = CORNER_ZONE + 2.0 + KEY_RADIUS_MM
+    regions = []
+    for k, colour in enumerate(c.value for c in Colour):
+        right = k >= 2
+        cx = w - KEY_EDGE_MM if right else KEY_EDGE_MM
+        cy = top + (k % 2) * KEY_PITCH_MM
+        near = cx - half_w - 1.0 - label_w if right else cx + half_w + 1.0
+        label = Rect(near, cy - label_h / 2, label_w, label_h)
+        info = MappingProxyType({"colour": colour, "label": label.to_json()["rect"]})
+        regions.append(Region(f"key {colour}", "key", Hexagon(cx, cy, KEY_RADIUS_MM), info))
+    return tuple(regions)
+
+
+def key_label(region: Region) -> Rect:
+    """Where a key hexagon's colour name is printed."""
+    return Rect(*region.info["label"])
+
+
+def key_boxes(key: Sequence[Region]) -> list[Rect]:
+    """Everything the key prints: its hexagons' and labels' boxes."""
+    return [box for region in key for box in (bounds(region.shape), key_label(region))]
+
+
 def isle_sheet(island: Island, seat: int) -> Layout:
-    """The island's hex cells (odd rows shifted half a cell right), as large as fits, centred."""
+    """The island's hex cells (odd rows shifted half a cell right), as large as fits, centred,
+    clear of the corner markers and of the pencil key."""
     size = PRINTABLE
     corners = [m.quiet for m in corner_markers("isle", "sheet", seat, size)]
+    key = isle_key(size)
+    kept = [box.inset(-KEY_GAP_MM) for box in key_boxes(key)]
     r = 12.0
     while r > 4.0:
         centres = _hex_centres(island, r)
@@ -177,7 +216,7 @@ def isle_sheet(island: Island, seat: int) -> Layout:
         dy = (size[1] - (max_y - min_y)) / 2 - min_y
         cells = {cell: Hexagon(x + dx, y + dy, r) for cell, (x, y) in centres.items()}
         inside = min_x + dx >= 6 and min_y + dy >= 6
-        clear = not any(h.bounds.overlaps(c) for h in cells.values() for c in corners)
+        clear = not any(h.bounds.overlaps(c) for h in cells.values() for c in [*corners, *kept])
         if inside and clear:
             break
         r -= 0.5
@@ -187,7 +226,13 @@ def isle_sheet(island: Island, seat: int) -> Layout:
     ]
     content = {"island": island.id, "cell_radius_mm": r}
     return _board(
-        "isle", "sheet", seat, f"Isle of Colors sheet, seat {seat}", size, regions, content
+        "isle",
+        "sheet",
+        seat,
+        f"Isle of Colors sheet, seat {seat}",
+        size,
+        [*regions, *key],
+        content,
     )
 
 

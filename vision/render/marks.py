@@ -3,14 +3,15 @@
 Each player has one hand: a tool and a favoured stroke direction. A cell is hatched with
 parallel strokes at that angle (a little different each time), of uneven pressure, with some
 left short or skipped, inside the hexagon as the hand traced it: wobbling over the printed edge
-into the neighbours here and stopping short of it there.
+into the neighbours here and stopping short of it there. The same hand colours the sheet's
+pencil key, each hexagon with its own colour.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -19,8 +20,8 @@ import numpy as np
 
 from vision.images import Image
 from vision.layout.geometry import Hexagon
-from vision.layout.inks import INKS
 from vision.layout.model import Layout
+from vision.render.pencils import PRINTED, PencilSet
 from vision.render.plan import FillPlan
 from vision.render.scene import Points
 
@@ -104,6 +105,15 @@ def _hatch(
     return ink
 
 
+def key_fills(layout: Layout) -> tuple[FillPlan, ...]:
+    """The sheet's pencil key, each hexagon coloured with its own colour's pencil."""
+    return tuple(
+        FillPlan(region.name, str(region.info["colour"]))
+        for region in layout.regions
+        if region.role == "key"
+    )
+
+
 def colour_cells(
     image: Image,
     layout: Layout,
@@ -111,10 +121,14 @@ def colour_cells(
     ppm: float,
     hand: Hand,
     rng: np.random.Generator,
+    pencils: PencilSet = PRINTED,
 ) -> Image:
-    """A copy of a drawn sheet with ``fills`` coloured in by ``hand``."""
+    """A copy of a drawn sheet with ``fills`` (cells or key hexagons) coloured in by ``hand``
+    with ``pencils``."""
     out = image.copy()
     tool = TOOLS[hand.tool]
+    low, high = tool.pressure
+    tool = replace(tool, pressure=(low * pencils.pressure, min(1.0, high * pencils.pressure)))
     rows, cols = out.shape[:2]
     for fill in fills:
         hexagon = layout.region(fill.cell).shape
@@ -131,7 +145,7 @@ def colour_cells(
         outline = (_traced(hexagon, tool, rng) - origin) * ppm * (1 << SHIFT)
         cv2.fillPoly(region, [np.round(outline).astype(np.int32)], 255, cv2.LINE_AA, SHIFT)
         alpha = (strokes.astype(np.float32) * region.astype(np.float32) / 65025.0)[:, :, None]
-        r, g, b = INKS[fill.colour]
+        r, g, b = pencils.tints[fill.colour]
         tint = np.array([b, g, r], np.float32) / 255.0
         # Ink darkens the paper it lies on (a multiply), as pencil and marker do.
         patch = out[y0:y1, x0:x1].astype(np.float32)

@@ -24,8 +24,9 @@ from vision.render.arrange import arrange
 from vision.render.camera import Camera, choose_camera
 from vision.render.compose import Shading, compose
 from vision.render.envelope import Difficulty, envelope
-from vision.render.marks import choose_hand, colour_cells
+from vision.render.marks import choose_hand, colour_cells, key_fills
 from vision.render.occluders import choose_occluders, draw_occluders, hand_over
+from vision.render.pencils import choose_pencils
 from vision.render.photo import choose_lighting, choose_sensor, expose, exposure_gain, jpeg, light
 from vision.render.plan import TablePlan
 from vision.render.scene import Placed, Scene
@@ -34,7 +35,18 @@ from vision.render.truth import truth
 from vision.render.warp import photograph, table_map
 
 DEFAULT_SIZE = (1920, 1080)
-STAGES = ("arrange", "camera", "table", "light", "hands", "marks", "occluders", "sensor", "noise")
+STAGES = (
+    "arrange",
+    "camera",
+    "table",
+    "light",
+    "hands",
+    "marks",
+    "occluders",
+    "sensor",
+    "noise",
+    "pencils",
+)
 OVERSAMPLE = 1.25  # canvas pixels per image pixel where the camera sees the table closest
 CANVAS_PPM = (2.0, 6.0)
 
@@ -52,6 +64,9 @@ class RenderOptions:
     # A hand over one corner of this board (index into the plan's boards), whatever the
     # difficulty: a live video's moments of a player reaching over the table.
     hand_over: int | None = None
+    # Whose pencils colour the Isle sheets: "printed" (each colour its printed ink) or "varied"
+    # (each player's own set, drawn per sheet).
+    pencils: str = "printed"
 
 
 @dataclass(frozen=True)
@@ -107,6 +122,8 @@ class Renderer:
         shading = Shading(lighting.light_deg, lighting.shadow_strength, lighting.shadow_softness_mm)
         hand_rng = _rng(seed, "hands")
         hands = {b.layout.key: choose_hand(hand_rng) for b in scene.boards if b.fills}
+        pencil_rng = _rng(seed, "pencils")
+        pencils = {key: choose_pencils(options.pencils, pencil_rng) for key in hands}
 
         def face(placed: Placed) -> Image:
             drawn = self._face(placed.layout, ppm)
@@ -114,8 +131,12 @@ class Renderer:
                 return drawn
             index = scene.boards.index(placed)
             hand = hands[placed.layout.key]
+            own = pencils[placed.layout.key]
             marks = _rng(seed, "marks", index)
-            return colour_cells(drawn, placed.layout, placed.fills, ppm, hand, marks)
+            cells = colour_cells(drawn, placed.layout, placed.fills, ppm, hand, marks, own)
+            # Its own generator, so the cells' strokes stay as they were before sheets had a key.
+            key = _rng(seed, "marks", index, 1)
+            return colour_cells(cells, placed.layout, key_fills(placed.layout), ppm, hand, key, own)
 
         canvas = compose(scene, ppm, face, shading)
         table_rng = _rng(seed, "table")
@@ -143,5 +164,7 @@ class Renderer:
             "hands": {key: hand.to_json() for key, hand in hands.items()},
             "occluders": [o.to_json() for o in occluders],
         }
+        if options.pencils != "printed":
+            parameters["pencils"] = {key: own.to_json() for key, own in pencils.items()}
         facts = truth(plan.positions, scene, camera, silhouette, parameters)
         return Rendering(np.asarray(image, np.uint8), data, facts)

@@ -123,7 +123,8 @@ def _covered_regions(scene: Scene, camera: Camera, silhouette: Image) -> list[di
     if not silhouette.any():
         return regions
     for board in scene.boards:
-        for region in board.layout.regions:
+        # The Isle sheet's pencil key is no place of the game: nothing is read or scored there.
+        for region in (r for r in board.layout.regions if r.role != "key"):
             share = covered(camera.project(board.pose.apply(_outline(region.shape))), silhouette)
             if share > 0:
                 regions.append({"board": board.layout.key, "region": region.name, "covered": share})

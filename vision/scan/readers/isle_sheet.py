@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.layout.geometry import Hexagon
+from vision.layout.boards import key_label
+from vision.layout.geometry import Hexagon, Rect
 from vision.layout.model import QUIET_MM, Layout
 
 Floats = NDArray[np.float32]
@@ -27,6 +28,7 @@ LINE_SIDE_MM = 1.5
 # Of the blurred grid's peak: on an outline, and well clear of every outline.
 LINE_SHARE, CLEAR_SHARE = 0.5, 0.05
 LINE_BLUR_MM = 2.0  # the line response: a pixel against the blurred shade around it
+KEY_CLEAR_MM = 3.0  # around the pencil key: a hand's strokes overshoot its hexagons
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,9 @@ class SheetMaps:
     # Points along each cell's printed outline (px, C x 6 edges x samples x 2), and the same
     # points moved off the line to either side.
     outline: tuple[Floats, Floats, Floats]
+    # The pencil key's inner pixels (rows, columns), one hexagon per pencil in the layout's
+    # order, read as the cells are; empty for a sheet printed without a key.
+    key_spots: tuple[tuple[NDArray[np.intp], NDArray[np.intp]], ...]
 
 
 def _hexagons(layout: Layout) -> list[tuple[tuple[int, int], Hexagon]]:
@@ -64,6 +69,36 @@ def _hexagons(layout: Layout) -> list[tuple[tuple[int, int], Hexagon]]:
             row, col = (int(v) for v in region.name.split()[1].split(","))
             out.append(((row, col), region.shape))
     return out
+
+
+def _key(layout: Layout) -> list[tuple[Hexagon, Rect]]:
+    """The pencil key's hexagons, in the layout's order, and where each one's name is printed."""
+    return [
+        (r.shape, key_label(r))
+        for r in layout.regions
+        if r.role == "key" and isinstance(r.shape, Hexagon)
+    ]
+
+
+def _inner_spots(
+    shape: tuple[int, int], hexagon: Hexagon
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The pixels of ``hexagon`` shrunk by INNER, every other one each way, as a cell's are."""
+    around = np.array(hexagon.corners())
+    centre = np.array((hexagon.cx, hexagon.cy))
+    inside = np.zeros(shape, np.uint8)
+    part = centre + (around - centre) * INNER
+    cv2.fillPoly(inside, [np.round(part * SHEET_PPM).astype(np.int32)], 1)
+    ys, xs = np.nonzero(inside)
+    keep = (ys % 2 == 0) & (xs % 2 == 0)
+    return ys[keep].astype(np.intp), xs[keep].astype(np.intp)
+
+
+def _printed(unprinted: Mask, box: Rect) -> None:
+    """Marks ``box`` (mm) as printed on."""
+    x0, y0 = max(0, int(box.x * SHEET_PPM)), max(0, int(box.y * SHEET_PPM))
+    x1, y1 = int((box.x + box.w) * SHEET_PPM) + 1, int((box.y + box.h) * SHEET_PPM) + 1
+    unprinted[y0:y1, x0:x1] = False
 
 
 def disc(mm: float) -> NDArray[np.uint8]:
@@ -119,11 +154,12 @@ def sheet_maps(layout: Layout) -> SheetMaps:
     offsets = np.stack([xs / SHEET_PPM - centres[owner, 0], ys / SHEET_PPM - centres[owner, 1]], 1)
     unprinted = np.ones(shape, bool)
     for marker in layout.markers:
-        ring = marker.rect.inset(-QUIET_MM - 2.0)
-        x0, y0 = max(0, int(ring.x * SHEET_PPM)), max(0, int(ring.y * SHEET_PPM))
-        x1, y1 = int((ring.x + ring.w) * SHEET_PPM) + 1, int((ring.y + ring.h) * SHEET_PPM) + 1
-        unprinted[y0:y1, x0:x1] = False
+        _printed(unprinted, marker.rect.inset(-QUIET_MM - 2.0))
     unprinted[-round(8 * SHEET_PPM) :] = False  # the label along the bottom edge
+    key = _key(layout)
+    for hexagon, label in key:  # coloured in by the player: no bare paper there
+        _printed(unprinted, hexagon.bounds.inset(-KEY_CLEAR_MM))
+        _printed(unprinted, label.inset(-KEY_CLEAR_MM))
     edge = round(3 * SHEET_PPM)
     unprinted[:edge], unprinted[:, :edge], unprinted[:, -edge:] = False, False, False
     island = cv2.dilate((whole >= 0).astype(np.uint8), disc(6.0)) > 0
@@ -150,6 +186,7 @@ def sheet_maps(layout: Layout) -> SheetMaps:
         blurred > LINE_SHARE * blurred.max(),
         blurred < CLEAR_SHARE * blurred.max(),
         _outline_samples(corners),
+        tuple(_inner_spots(shape, hexagon) for hexagon, _ in key),
     )
 
 
