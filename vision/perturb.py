@@ -177,16 +177,6 @@ def _render(
     return Family(family, strength, summary, render=change, hides=hides, alias=alias)
 
 
-def _varied_pencils(options: RenderOptions) -> RenderOptions:
-    # Through a dictionary: the renderer gains the field in a change of its own.
-    changes: dict[str, Any] = {"pencils": "varied"}
-    return dataclasses.replace(options, **changes)
-
-
-def _has_option(name: str) -> bool:
-    return name in {f.name for f in dataclasses.fields(RenderOptions)}
-
-
 _IMAGE_FAMILIES = (
     *_graded(
         "noise",
@@ -266,11 +256,11 @@ _IMAGE_FAMILIES = (
 )
 
 _RENDER_FAMILIES = (
-    # The players' own pencil sets: other hues than the printed key's.
-    *(
-        [_render("pencils", None, "players' own pencils, not the printed set", _varied_pencils)]
-        if _has_option("pencils")
-        else []
+    _render(
+        "pencils",
+        None,
+        "players' own pencils, not the printed set",
+        lambda options: dataclasses.replace(options, pencils="varied"),
     ),
     _render(
         "warm-light",

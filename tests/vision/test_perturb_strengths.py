@@ -32,7 +32,6 @@ from vision.render.renderer import Renderer, RenderOptions
 OLD_NAMES = (
     "noise", "ev+1", "ev-1", "two-light", "cast", "motion", "focus", "jpeg", "1280x720", "960x540",
 )  # fmt: skip
-RENDER_OPTIONS = {f.name for f in dataclasses.fields(RenderOptions)}
 
 
 def photo(seed: int = 0) -> Image:
@@ -132,9 +131,8 @@ def test_render_families_change_the_options_as_named() -> None:
         "warm-light:2700K": {"kelvin": 2700.0},
         "cool-light:6500K": {"kelvin": 6500.0},
         "hand": {"hand_over": 0},
+        "pencils": {"pencils": "varied"},
     }
-    if "pencils" in RENDER_OPTIONS:
-        expected["pencils"] = {"pencils": "varied"}
     rendered = {name for name, f in FAMILIES.items() if f.render}
     assert rendered == set(expected)
     for name, changes in expected.items():
@@ -174,6 +172,15 @@ def test_an_image_family_keeps_the_render_and_perturbs_its_photo(renderer: Rende
     board, image = perturbed(renderer, rendered, FAMILIES["jpeg:25"])
     assert board is rendered
     assert np.array_equal(image, jpeg(rendered.rendering.image, 3, 25))
+
+
+def test_players_own_pencils_colour_an_isle_sheet_otherwise(renderer: Renderer) -> None:
+    rendered = render_board(renderer, "isle", Difficulty.EASY, 4)
+    board, image = perturbed(renderer, rendered, FAMILIES["pencils"])
+    assert board.position == rendered.position
+    assert "pencils" in board.rendering.truth["render"]
+    assert "pencils" not in rendered.rendering.truth["render"]
+    assert not np.array_equal(image, rendered.rendering.image)
 
 
 def trial(outcome: str, reads_right: bool) -> Trial:
