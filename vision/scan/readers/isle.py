@@ -75,6 +75,7 @@ from vision.scan.readers.isle_bright import (
     known_white,
     unseen_strokes,
 )
+from vision.scan.readers.isle_key import better_rows, pencils_from_cells, read_key
 from vision.scan.readers.isle_over import (
     LEAST_BARE,
     covered_cells,
@@ -442,7 +443,8 @@ def grid_alignment(
     Patches match only where pencil colours show, so on their own they may tilt the map where
     none shows: a marker, small and blurred, places the sheet poorly far from it but itself
     well."""
-    edges = _colour_edges(image)
+    # The key's colours are no cells to align on: its printed outlines are not in the grid.
+    edges = np.where(maps.key_area, np.float32(0.0), _colour_edges(image))
     small = coarse(edges)
     total = np.eye(3)
     for rounds in range(COARSE_ROUNDS):
@@ -724,6 +726,7 @@ def fit_cells(
     weight: Floats,
     brightest: Floats,
     censored: bool = False,
+    absorb: Floats | None = None,
 ) -> CellFit:
     """Every cell's fit by every pencil (``brightest``: per pixel, how much brighter than
     ``white`` it may be lit).
@@ -734,11 +737,13 @@ def fit_cells(
     per cell, held to 1 (the paper around) unless the cell shows otherwise. Clipped channels
     take no part, and count against a fit that predicts them darker than they read;
     ``censored``: besides, where they do, they bound the light, so that a cell lit as brightly
-    as its clipped channels show is fitted so.
+    as its clipped channels show is fitted so. ``absorb``: each pencil's full stroke (K x 3), as
+    the sheet's key shows it; the printed pencils' where not given.
     """
+    absorb = ABSORB if absorb is None else absorb
     basis = np.concatenate([np.ones((len(pixels), 1), np.float32), offsets], axis=1)
     w = np.where(clipped, 0.0, 1.0).astype(np.float32) * weight[None, :]
-    sums = _ink_sums(pixels, white, w)
+    sums = _ink_sums(pixels, white, w, absorb)
     beta = _light(sums, white, owner, basis, count, brightest)
     if censored and clipped.any():
         # A clipped channel is only known to be at least as bright as it reads: where a
@@ -748,16 +753,16 @@ def fit_cells(
             [
                 clipped
                 & (
-                    white * (beta[:, k, None] - ink[:, k, None] * ABSORB[k])
+                    white * (beta[:, k, None] - ink[:, k, None] * absorb[k])
                     < np.minimum(pixels, CLIPPED)
                 )
-                for k in range(len(ABSORB))
+                for k in range(len(absorb))
             ]
         )
         if short.any():
-            sums = _pencil_sums(pixels, white, np.where(clipped & ~short, 0.0, weight))
+            sums = _pencil_sums(pixels, white, np.where(clipped & ~short, 0.0, weight), absorb)
             beta = _light(sums, white, owner, basis, count, brightest)
-    kinds = len(ABSORB)
+    kinds = len(absorb)
     # Noise scatters a bare cell's ink both ways: its mean is taken before the negative ink,
     # which the fit itself cannot use, is cut off.
     signed = sums.signed(beta)
@@ -776,7 +781,7 @@ def fit_cells(
     mean_misfit = np.zeros((kinds, count), np.float32)
     for c in range(3):
         lit = beta * white[:, c, None]
-        predicted = lit - lam * (white[:, c, None] * ABSORB[:, c])
+        predicted = lit - lam * (white[:, c, None] * absorb[:, c])
         error = np.where(
             clipped[:, c, None],
             # Only known to be at least as bright as it reads: the grid's alignment moves
@@ -810,7 +815,7 @@ def fit_cells(
         evenness.astype(np.float32),
         mean_misfit,
         np.asarray(mean_noise, np.float32),
-        hue_misfit(pixels, clipped, white, owner, count),
+        hue_misfit(pixels, clipped, white, owner, count, absorb),
     )
 
 
@@ -838,26 +843,28 @@ class _InkSums:
         )
 
 
-def _ink_sums(pixels: Floats, white: Floats, w: Floats) -> _InkSums:
+def _ink_sums(pixels: Floats, white: Floats, w: Floats, absorb: Floats) -> _InkSums:
     """The sums with the channels weighted ``w`` (N x 3) for every pencil alike."""
     ww_c = w * white * white
     wo_c = w * white * pixels
     ww, wow = channel_sum(ww_c), channel_sum(wo_c)
-    return _left(
-        ww[:, None], wow[:, None], ww_c @ (ABSORB * ABSORB).T, ww_c @ ABSORB.T, wo_c @ ABSORB.T
+    vv, vw, vo = (
+        np.asarray(sums, np.float32)
+        for sums in (ww_c @ (absorb * absorb).T, ww_c @ absorb.T, wo_c @ absorb.T)
     )
+    return _left(ww[:, None], wow[:, None], vv, vw, vo)
 
 
-def _pencil_sums(pixels: Floats, white: Floats, w: Floats) -> _InkSums:
+def _pencil_sums(pixels: Floats, white: Floats, w: Floats, absorb: Floats) -> _InkSums:
     """The sums with the channels weighted ``w`` (K x N x 3), pencil by pencil."""
     ww_c = w * (white * white)[None]
     wo_c = w * (white * pixels)[None]
     return _left(
         ww_c.sum(axis=2).T,
         wo_c.sum(axis=2).T,
-        np.einsum("knc,kc->nk", ww_c, ABSORB * ABSORB),
-        np.einsum("knc,kc->nk", ww_c, ABSORB),
-        np.einsum("knc,kc->nk", wo_c, ABSORB),
+        np.einsum("knc,kc->nk", ww_c, absorb * absorb),
+        np.einsum("knc,kc->nk", ww_c, absorb),
+        np.einsum("knc,kc->nk", wo_c, absorb),
     )
 
 
@@ -882,7 +889,7 @@ def _light(
     """Per pixel and pencil (N x K), how brightly it is lit: each cell's plane, fitted to the
     light the pencil leaves, held to the paper around unless the cell shows otherwise."""
     held = np.bincount(owner, channel_sum(white * white), count)
-    kinds = len(ABSORB)
+    kinds = sums.vv.shape[1]
     normal = np.zeros((kinds, count, 3, 3))
     rhs = np.zeros((kinds, count, 3))
     pairs = [(i, j, basis[:, i] * basis[:, j]) for i in range(3) for j in range(i, 3)]
@@ -904,7 +911,12 @@ def _light(
 
 
 def hue_misfit(
-    pixels: Floats, clipped: Mask, white: Floats, owner: NDArray[np.intp], count: int
+    pixels: Floats,
+    clipped: Mask,
+    white: Floats,
+    owner: NDArray[np.intp],
+    count: int,
+    absorb: Floats | None = None,
 ) -> Floats:
     """Per pencil and cell (K x C), the mean misfit of the cell's pixels with the light free
     pixel by pixel: what is left of each pixel against its paper once the share common to all
@@ -914,7 +926,8 @@ def hue_misfit(
     usable = ~clipped.any(axis=1)
     ratio = pixels[usable] / np.maximum(white[usable], 1.0)
     hue = ratio - ratio.mean(axis=1, keepdims=True)
-    direction = ABSORB - ABSORB.mean(axis=1, keepdims=True)
+    absorb = ABSORB if absorb is None else absorb
+    direction = absorb - absorb.mean(axis=1, keepdims=True)
     length = (direction * direction).sum(axis=1)
     # A stroke darkens along the pencil's direction: a hue the other way is none of its ink.
     along = np.minimum(hue @ direction.T, 0.0)
@@ -922,7 +935,7 @@ def hue_misfit(
     kept = owner[usable]
     n = np.maximum(np.bincount(kept, minlength=count), 1)
     return np.asarray(
-        np.stack([np.bincount(kept, left[:, k], count) for k in range(len(ABSORB))]) / n,
+        np.stack([np.bincount(kept, left[:, k], count) for k in range(len(absorb))]) / n,
         np.float32,
     )
 
@@ -1058,6 +1071,27 @@ def _mean_margin(fit: CellFit, k: int, best: int) -> float:
     if own > MEAN_FIT * noise or others <= own:
         return 0.0
     return (others + noise) / (own + noise)
+
+
+def better_fitting(
+    absorb: Floats, fit: CellFit, other: Floats, other_fit: CellFit, plain: Mask
+) -> tuple[Floats, CellFit]:
+    """Each pencil from ``absorb`` or ``other``, whichever the cells in plain view fit better,
+    with the fit that goes with the pencils chosen (each pencil's fit is its own)."""
+    rows = better_rows(fit.misfit, other_fit.misfit, plain)
+    if not rows.any():
+        return absorb, fit
+    if rows.all():
+        return other, other_fit
+    return (
+        np.asarray(np.where(rows[:, None], other, absorb), np.float32),
+        CellFit(
+            *(
+                np.where(rows[:, None], getattr(other_fit, f.name), getattr(fit, f.name))
+                for f in fields(CellFit)
+            )
+        ),
+    )
 
 
 def _refused(reads: list[Read]) -> Mask:
@@ -1213,6 +1247,9 @@ class IsleReader(BoardReader):
         )
         rims = cup_rims(things, seen, image, light.white)
         things |= rims
+        # The players' own pencils, as the sheet's key shows them under this light.
+        usable = seen & ~clipped.any(axis=2) & ~things
+        key = read_key(image, paper.white, usable, maps.key_spots, ABSORB)
         # Beside a hand or a cup, what looks lit beyond the paper around may be the thing itself
         # (lit, while its shadow darkens the paper the white was measured on).
         beside = (
@@ -1224,7 +1261,18 @@ class IsleReader(BoardReader):
         clear = np.bincount(owner, things[ys, xs], count) == 0
         brightest = np.where(near[owner], BRIGHTEST_CELL, paper.brightest[ys, xs])
         offsets = maps.offsets[shown]
-        fit = fit_cells(pixels, over, whites, owner, offsets, count, light.weight, brightest)
+
+        def fitted(absorb: Floats) -> CellFit:
+            return fit_cells(
+                pixels, over, whites, owner, offsets, count, light.weight, brightest, absorb=absorb
+            )
+
+        # Each pencil as the key shows it where the cells in plain view fit it better than the
+        # printed pencil: a key under a hand or in a shadow shows another colour than the pencil.
+        plain = clear & ~near
+        absorb, fit = ABSORB, fitted(ABSORB)
+        if any(key.measured):
+            absorb, fit = better_fitting(absorb, fit, key.absorb, fitted(key.absorb), plain)
         visible = np.bincount(owner, minlength=count) >= MIN_SEEN * np.bincount(
             maps.owner, minlength=count
         )
@@ -1249,6 +1297,16 @@ class IsleReader(BoardReader):
             )
 
         first = [judged(k) for k in range(count)]
+        # The cells read as each pencil in plain view show it in the light across the sheet:
+        # where they fit what they show better, the sheet is read again with it.
+        own = pencils_from_cells(
+            [r.value for r in first], PENCILS, pixels, over, whites, owner, plain, absorb
+        )
+        if own is not absorb:
+            absorb, refit = better_fitting(absorb, fit, own, fitted(own), plain)
+            if refit is not fit:
+                fit = refit
+                first = [judged(k) for k in range(count)]
         outlined = outlined_cells(contrast, first)
         # The outline only lets a cell lit unlike its paper, or inked unevenly with nothing near
         # it, be read: only those are judged again.
@@ -1285,6 +1343,7 @@ class IsleReader(BoardReader):
                 light.weight,
                 brightest[part],
                 censored=True,
+                absorb=absorb,
             )
             fit = _merged(fit, refit, lifted)
             reads = [
@@ -1295,7 +1354,15 @@ class IsleReader(BoardReader):
             # A white only bounded may be off: a pencil must still be named with it lower.
             lower = np.where(light.weight < 1.0, np.exp(-BOUND_SLACK), 1.0).astype(np.float32)
             other = fit_cells(
-                pixels, over, whites * lower, owner, offsets, count, light.weight, brightest
+                pixels,
+                over,
+                whites * lower,
+                owner,
+                offsets,
+                count,
+                light.weight,
+                brightest,
+                absorb=absorb,
             )
             # Only the pencil is in question: how the cell is lit was judged on the first fit.
             reads = [
@@ -1313,7 +1380,7 @@ class IsleReader(BoardReader):
             ]
         # The sheet may be lit brighter than the card (see ``isle_bright``).
         lit = cell_means(whites, owner, count) * (CARD_SLACK if guessed.all() else 1.0)
-        reads = unseen_strokes(reads, lit, maps.centres, ABSORB)
+        reads = unseen_strokes(reads, lit, maps.centres, absorb)
         under = covered_cells(
             things, reaching, rims, image, clipped, maps, reads, edges, outlined, smooth
         )

@@ -60,6 +60,7 @@ class SheetMaps:
     # The pencil key's inner pixels (rows, columns), one hexagon per pencil in the layout's
     # order, read as the cells are; empty for a sheet printed without a key.
     key_spots: tuple[tuple[NDArray[np.intp], NDArray[np.intp]], ...]
+    key_area: Mask  # px the key and its labels print on, and the strokes overshooting them
 
 
 def _hexagons(layout: Layout) -> list[tuple[tuple[int, int], Hexagon]]:
@@ -157,9 +158,11 @@ def sheet_maps(layout: Layout) -> SheetMaps:
         _printed(unprinted, marker.rect.inset(-QUIET_MM - 2.0))
     unprinted[-round(8 * SHEET_PPM) :] = False  # the label along the bottom edge
     key = _key(layout)
+    keyless = np.ones(shape, bool)
     for hexagon, label in key:  # coloured in by the player: no bare paper there
-        _printed(unprinted, hexagon.bounds.inset(-KEY_CLEAR_MM))
-        _printed(unprinted, label.inset(-KEY_CLEAR_MM))
+        _printed(keyless, hexagon.bounds.inset(-KEY_CLEAR_MM))
+        _printed(keyless, label.inset(-KEY_CLEAR_MM))
+    unprinted &= keyless
     edge = round(3 * SHEET_PPM)
     unprinted[:edge], unprinted[:, :edge], unprinted[:, -edge:] = False, False, False
     island = cv2.dilate((whole >= 0).astype(np.uint8), disc(6.0)) > 0
@@ -187,6 +190,7 @@ def sheet_maps(layout: Layout) -> SheetMaps:
         blurred < CLEAR_SHARE * blurred.max(),
         _outline_samples(corners),
         tuple(_inner_spots(shape, hexagon) for hexagon, _ in key),
+        ~keyless,
     )
 
 

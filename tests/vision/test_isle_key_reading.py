@@ -1,0 +1,154 @@
+"""The Isle reader learns the players' pencils from the sheet's key."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.scan.readers.isle import ABSORB, PENCILS, fit_cells
+from vision.scan.readers.isle_key import (
+    FIRM_PRESSURE,
+    PencilKey,
+    better_rows,
+    pencils_from_cells,
+    read_key,
+    stroke_absorption,
+)
+
+WHITE = np.array([232.0, 238.0, 240.0], np.float32)  # B G R: paper under a warm lamp
+
+
+def _hatched(
+    absorb: np.ndarray, n: int, rng: np.random.Generator, inked: float = 0.6, noise: float = 2.0
+) -> np.ndarray:
+    """``n`` pixels of a cell hatched with a pencil absorbing ``absorb`` per channel: strokes
+    pressed 0.55-0.9 over ``inked`` of them, paper between, sensor noise on all."""
+    pressure = np.where(rng.random(n) < inked, rng.uniform(0.55, 0.9, n), 0.0)
+    pixels = WHITE * (1.0 - pressure[:, None] * absorb[None, :])
+    return np.asarray(pixels + rng.normal(0.0, noise, pixels.shape), np.float32)
+
+
+def _angle_deg(a: np.ndarray, b: np.ndarray) -> float:
+    cos = float(a @ b / np.linalg.norm(a) / np.linalg.norm(b))
+    return float(np.degrees(np.arccos(min(1.0, cos))))
+
+
+def _turned(a: np.ndarray, b: np.ndarray, share: float) -> np.ndarray:
+    """An absorption ``share`` of the way from ``a``'s direction to ``b``'s, as strong as ``a``."""
+    mixed = (1.0 - share) * a / np.linalg.norm(a) + share * b / np.linalg.norm(b)
+    return np.asarray(mixed / np.linalg.norm(mixed) * np.linalg.norm(a), np.float32)
+
+
+@pytest.mark.parametrize("pencil", PENCILS)
+def test_a_hatched_key_gives_its_pencils_hue_and_strength(pencil: str) -> None:
+    rng = np.random.default_rng(3)
+    absorb = ABSORB[PENCILS.index(pencil)]
+    learned = stroke_absorption(_hatched(absorb, 600, rng), np.tile(WHITE, (600, 1)))
+    assert learned is not None
+    assert _angle_deg(learned, absorb) < 2.0
+    # The 90th percentile of 0.55-0.9 pressures over 60 % of pixels is about 0.86: read as a
+    # stroke pressed FIRM_PRESSURE hard, the strength comes out that much over the pencil's.
+    assert np.linalg.norm(learned) / np.linalg.norm(absorb) == pytest.approx(
+        0.86 / FIRM_PRESSURE, rel=0.06
+    )
+
+
+def test_a_key_of_two_colours_or_left_bare_says_nothing() -> None:
+    rng = np.random.default_rng(4)
+    whites = np.tile(WHITE, (600, 1))
+    half = np.concatenate(
+        [_hatched(ABSORB[1], 300, rng, inked=1.0), _hatched(ABSORB[3], 300, rng, inked=1.0)]
+    )
+    assert stroke_absorption(half, whites) is None
+    assert stroke_absorption(_hatched(ABSORB[0], 600, rng, inked=0.1), whites) is None
+    assert stroke_absorption(np.zeros((0, 3), np.float32), whites[:0]) is None
+
+
+def _sheet_with_key(
+    absorbs: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """A paper with four 10 x 10 px key patches hatched with ``absorbs``, 20 px apart."""
+    image = np.tile(WHITE, (90, 40, 1)).astype(np.float32)
+    spots = []
+    for k, absorb in enumerate(absorbs):
+        ys, xs = np.mgrid[5 + k * 20 : 15 + k * 20, 15:25]
+        ys, xs = ys.ravel(), xs.ravel()
+        image[ys, xs] = _hatched(absorb, len(ys), rng)
+        spots.append((ys, xs))
+    return image, spots
+
+
+def test_the_key_replaces_each_printed_pencil_that_it_shows() -> None:
+    rng = np.random.default_rng(5)
+    brown, red = PENCILS.index("brown"), PENCILS.index("red")
+    own = ABSORB.copy()
+    own[red] = _turned(ABSORB[red], ABSORB[brown], 0.4)  # a red pencil close to brown
+    image, spots = _sheet_with_key(own, rng)
+    usable = np.ones(image.shape[:2], bool)
+    usable[5:15] = False  # something found over the green key
+    key = read_key(image, np.tile(WHITE, (90, 40, 1)), usable, spots, ABSORB)
+    assert isinstance(key, PencilKey)
+    assert key.measured == (False, True, True, True)
+    assert np.array_equal(key.absorb[0], ABSORB[0])
+    assert _angle_deg(key.absorb[red], own[red]) < 2.0
+
+
+def test_a_key_coloured_with_another_colours_pencil_is_not_learned() -> None:
+    rng = np.random.default_rng(6)
+    swapped = ABSORB[[1, 0, 2, 3]]  # green and blue coloured the wrong way round
+    image, spots = _sheet_with_key(swapped, rng)
+    usable = np.ones(image.shape[:2], bool)
+    key = read_key(image, np.tile(WHITE, (90, 40, 1)), usable, spots, ABSORB)
+    assert key.measured == (False, False, True, True)
+
+
+def test_a_red_that_looks_brown_is_read_red_against_the_key_and_not_without() -> None:
+    rng = np.random.default_rng(7)
+    brown, red = PENCILS.index("brown"), PENCILS.index("red")
+    own = ABSORB.copy()
+    own[red] = _turned(ABSORB[red], ABSORB[brown], 0.6)
+    pixels = _hatched(own[red], 400, rng, inked=0.8)
+    n = len(pixels)
+    args = (
+        pixels,
+        np.zeros((n, 3), bool),
+        np.tile(WHITE, (n, 1)),
+        np.zeros(n, np.intp),
+        np.zeros((n, 2), np.float32),
+        1,
+        np.ones(3, np.float32),
+        np.full(n, 1.12, np.float32),
+    )
+    assert int(np.argmin(fit_cells(*args).misfit[:, 0])) == brown
+    assert int(np.argmin(fit_cells(*args, absorb=own).misfit[:, 0])) == red
+
+
+def test_each_pencil_is_taken_from_the_set_its_cells_in_plain_view_fit_better() -> None:
+    # Two candidate sets' misfit of five cells (K = 2 pencils): cells 0-2 are pencil 0, which
+    # the second set fits better; cells 3-4 are pencil 1, which the first fits better; cell 4
+    # lies under a hand, where the second set would have looked better.
+    misfit = np.array([[0.010, 0.012, 0.011, 0.30, 0.30], [0.40, 0.40, 0.40, 0.004, 0.020]])
+    other = np.array([[0.002, 0.003, 0.002, 0.30, 0.30], [0.40, 0.40, 0.40, 0.009, 0.001]])
+    plain = np.array([True, True, True, True, False])
+    assert better_rows(misfit, other, plain).tolist() == [True, False]
+    # No cell in plain view names a pencil: it stays as it was.
+    assert better_rows(misfit, other, np.zeros(5, bool)).tolist() == [False, False]
+
+
+def test_the_cells_read_as_a_pencil_in_plain_view_show_it() -> None:
+    rng = np.random.default_rng(9)
+    red = PENCILS.index("red")
+    own = _turned(ABSORB[red], ABSORB[PENCILS.index("brown")], 0.3)
+    cells = [_hatched(own, 200, rng) for _ in range(4)]
+    cells.append(_hatched(ABSORB[0], 200, rng))  # a green cell
+    pixels = np.concatenate(cells)
+    owner = np.repeat(np.arange(5), 200)
+    n = len(pixels)
+    values = ["red", "red", "red", "red", "green"]
+    args = (PENCILS, pixels, np.zeros((n, 3), bool), np.tile(WHITE, (n, 1)), owner)
+    learned = pencils_from_cells(values, *args, np.ones(5, bool), ABSORB)
+    assert _angle_deg(learned[red], own) < 2.0
+    assert np.array_equal(learned[0], ABSORB[0])  # one green cell is too few to tell
+    # With only two red cells in plain view, nothing is learned.
+    plain = np.array([True, True, False, False, True])
+    assert pencils_from_cells(values, *args, plain, ABSORB) is ABSORB
