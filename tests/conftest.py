@@ -10,6 +10,13 @@ from playwright.sync_api import Browser
 from tests.chromium import launched_chromium
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked slow first, the rest in their usual order: run in parallel (pytest-xdist,
+    ``--dist worksteal``), a long test started last would keep one worker busy on its own while
+    the others sit idle."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """A headless Chromium, one per test module."""
