@@ -1073,6 +1073,20 @@ def _mean_margin(fit: CellFit, k: int, best: int) -> float:
     return (others + noise) / (own + noise)
 
 
+def clearly_inked(fit: CellFit) -> list[str | None]:
+    """Per cell, the pencil that fits it CLEARLY_BEST times better than any other, where it is
+    inked as a filled cell is (however well that pencil fits); None elsewhere."""
+    order = np.argsort(fit.misfit, axis=0)
+    cells = np.arange(fit.misfit.shape[1])
+    best, runner = order[0], order[1]
+    margin = (fit.misfit[runner, cells] + NOISE_FLOOR) / (fit.misfit[best, cells] + NOISE_FLOOR)
+    filled = (fit.ink[best, cells] >= FILLED_INK) & (fit.inked[best, cells] >= FILLED_SHARE)
+    return [
+        PENCILS[b] if ok else None
+        for b, ok in zip(best.tolist(), (filled & (margin >= CLEARLY_BEST)).tolist(), strict=True)
+    ]
+
+
 def better_fitting(
     absorb: Floats, fit: CellFit, other: Floats, other_fit: CellFit, plain: Mask
 ) -> tuple[Floats, CellFit]:
@@ -1267,9 +1281,9 @@ class IsleReader(BoardReader):
                 pixels, over, whites, owner, offsets, count, light.weight, brightest, absorb=absorb
             )
 
-        # Each pencil as the key shows it where the cells in plain view fit it better than the
-        # printed pencil: a key under a hand or in a shadow shows another colour than the pencil.
-        plain = clear & ~near
+        # Each pencil as the key shows it where the cells clear of everything found fit it better
+        # than the printed pencil: a key under a hand or in a shadow shows another colour.
+        plain = clear
         absorb, fit = ABSORB, fitted(ABSORB)
         if any(key.measured):
             absorb, fit = better_fitting(absorb, fit, key.absorb, fitted(key.absorb), plain)
@@ -1297,10 +1311,11 @@ class IsleReader(BoardReader):
             )
 
         first = [judged(k) for k in range(count)]
-        # The cells read as each pencil in plain view show it in the light across the sheet:
-        # where they fit what they show better, the sheet is read again with it.
+        # The cells inked clearly with each pencil in plain view show it in the light across the
+        # sheet (those its own pencil, unlike the printed one, fits too poorly to be read
+        # included): where they fit what they show better, the sheet is read again with it.
         own = pencils_from_cells(
-            [r.value for r in first], PENCILS, pixels, over, whites, owner, plain, absorb
+            clearly_inked(fit), PENCILS, pixels, over, whites, owner, plain, absorb
         )
         if own is not absorb:
             absorb, refit = better_fitting(absorb, fit, own, fitted(own), plain)

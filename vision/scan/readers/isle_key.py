@@ -47,10 +47,10 @@ FIRM_PRESSURE = 0.8
 MOST_TURN_DEG = 30.0
 
 
-# The cells read as one pencil, in plain view, show it when there are at least this many; what
-# they show may turn it this far at most (a pencil read from the cells that fits them that
-# differently was not read right).
-LEAST_CELLS = 3
+# The cells clearly inked with one pencil, nothing found over them, show it when there are at
+# least this many; what they show may turn it this far at most (a pencil that fits them so
+# differently was not what they were named by).
+LEAST_CELLS = 2
 MOST_CELL_TURN_DEG = 12.0
 
 
@@ -128,9 +128,10 @@ def pencils_from_cells(
     plain: Mask,
     absorb: Floats,
 ) -> Floats:
-    """``absorb`` (K x 3), each pencil's row measured instead on the cells read as that pencil
-    (``values``: per cell) that lie in plain view (``plain``: per cell) when LEAST_CELLS of them
-    show one pencil's strokes within MOST_CELL_TURN_DEG of it; ``absorb`` itself when none do.
+    """``absorb`` (K x 3), each pencil's row measured instead on the cells named that pencil
+    (``values``: per cell) that nothing found lies over (``plain``: per cell), when LEAST_CELLS
+    of them show one pencil's strokes within MOST_CELL_TURN_DEG of it; ``absorb`` itself when
+    none do.
     ``pixels``, ``clipped``, ``whites`` and ``owner`` are every cell's pixels (N x 3), with
     their cell."""
     usable = ~clipped.any(axis=1)
@@ -151,8 +152,8 @@ def pencils_from_cells(
 
 def better_rows(misfit: Floats, other: Floats, plain: Mask) -> Mask:
     """Per pencil (``misfit`` and ``other``: K x C, two candidate pencil sets' misfit of every
-    cell), whether the cells in plain view (``plain``: per cell) that either set names as that
-    pencil fit the other candidate better, on the whole (their mean misfit)."""
+    cell), whether the cells clear of everything found (``plain``: per cell) that either set
+    names as that pencil fit the other candidate better, on the whole (their mean misfit)."""
     best = np.minimum(misfit, other).argmin(axis=0)
     rows = np.zeros(len(misfit), bool)
     for k in range(len(misfit)):
