@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import numpy as np
 import pytest
 
-from vision.scan.readers.isle import ABSORB, PENCILS, fit_cells
+from companion.observation import ComponentRead as Read
+from vision.scan.readers.isle import (
+    ABSORB,
+    NEIGHBOURS,
+    PENCILS,
+    CellFit,
+    fit_cells,
+    tried_instead,
+    unknown_neighbour,
+)
 from vision.scan.readers.isle_key import (
     FIRM_PRESSURE,
     PencilKey,
@@ -152,3 +163,63 @@ def test_the_cells_read_as_a_pencil_in_plain_view_show_it() -> None:
     # With only one red cell in plain view, nothing is learned.
     plain = np.array([True, False, False, False, True])
     assert pencils_from_cells(values, *args, plain, ABSORB) is ABSORB
+
+
+def test_a_pencil_read_beside_a_neighbour_the_sheet_does_not_show_is_refused() -> None:
+    # Red and brown are neighbours in hue, green and brown too; blue is no one's.
+    assert NEIGHBOURS[PENCILS.index("red")][PENCILS.index("brown")]
+    assert not any(NEIGHBOURS[PENCILS.index("blue")])
+    brown = Read("cell (1,1)", "brown", 0.97)
+    everything = [True, True, True, True]
+    assert unknown_neighbour(brown, everything) == brown
+    no_red = [True, True, True, False]  # red's key hidden, and no cell of it clearly inked
+    refused = unknown_neighbour(brown, no_red)
+    assert (refused.value, refused.confidence) == (None, 0.0)
+    assert refused.problem == "cell (1,1): brown, unless a red pencil looks like it (no key)"
+    # Blue has no neighbour to be taken for; bare paper and refusals stay as they are.
+    blue = Read("cell (1,2)", "blue", 0.97)
+    bare = Read("cell (1,3)", None, 0.95)
+    assert [unknown_neighbour(r, [False] * 4) for r in (blue, bare)] == [blue, bare]
+
+
+def _fit_of(misfit: np.ndarray) -> CellFit:
+    """A fit with this misfit (K x C), the rest of it zero."""
+    return CellFit(
+        *(misfit if f.name == "misfit" else np.zeros_like(misfit) for f in fields(CellFit))
+    )
+
+
+def test_only_pencils_turned_enough_are_fitted_again_and_kept_where_cells_fit_them_better() -> None:
+    printed = ABSORB.copy()
+    other = ABSORB.copy()
+    other[0] = _turned(ABSORB[0], ABSORB[1], 0.2)  # green turned several degrees
+    other[3] = _turned(ABSORB[3], ABSORB[2], 0.01)  # red turned a fraction of a degree
+    # Two cells of green, one of red, one of blue: the turned green fits its cells better.
+    misfit = np.array(
+        [
+            [0.010, 0.012, 0.5, 0.5],
+            [0.5, 0.5, 0.5, 0.004],
+            [0.5, 0.5, 0.4, 0.5],
+            [0.5, 0.5, 0.003, 0.5],
+        ]
+    )
+    asked: list[np.ndarray] = []
+
+    def fitted(absorb: np.ndarray) -> CellFit:
+        asked.append(absorb)
+        return _fit_of(np.array([[0.002, 0.003, 0.5, 0.5]]))
+
+    absorb, fit = tried_instead(printed, _fit_of(misfit), other, np.ones(4, bool), fitted)
+    assert len(asked) == 1 and np.array_equal(asked[0], other[[0]])
+    assert np.array_equal(absorb[0], other[0]) and np.array_equal(absorb[1:], printed[1:])
+    assert fit.misfit[0].tolist() == pytest.approx([0.002, 0.003, 0.5, 0.5])
+    assert np.array_equal(fit.misfit[1:], misfit[1:])
+    # Fitting its cells worse, the turned pencil is not kept.
+    worse = tried_instead(
+        printed,
+        _fit_of(misfit),
+        other,
+        np.ones(4, bool),
+        lambda a: _fit_of(np.array([[0.05, 0.06, 0.5, 0.5]])),
+    )
+    assert np.array_equal(worse[0], printed)

@@ -51,7 +51,7 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from itertools import pairwise
 from typing import Any
@@ -1087,6 +1087,67 @@ def clearly_inked(fit: CellFit) -> list[str | None]:
     ]
 
 
+def _hue_apart_deg(a: Floats, b: Floats) -> float:
+    cos = float(a @ b) / float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(np.degrees(np.arccos(min(1.0, cos))))
+
+
+# A pencil turned less than this from the one it would replace changes no cell's reading: it is
+# not tried (the key shows the printed pencils within 1-5 degrees under the renderer's light).
+SAME_DEG = 2.0
+# Printed pencils this close in hue (degrees between what their strokes absorb: red and brown
+# 15, green and brown 20, the rest 35 and more) are those a player's own pencil of one may look
+# like the other.
+NEIGHBOUR_DEG = 21.0
+NEIGHBOURS = tuple(
+    tuple(j != k and _hue_apart_deg(ABSORB[j], ABSORB[k]) <= NEIGHBOUR_DEG for k in range(4))
+    for j in range(4)
+)
+
+
+def unknown_neighbour(read: Read, known: Sequence[bool]) -> Read:
+    """``read``, unless it names a pencil with a neighbour in hue that the sheet does not show
+    (``known``: per pencil, its key measured or cells of it clearly inked): a player's own
+    pencil of that colour may look like the one read."""
+    if read.value is None or read.problem:
+        return read
+    named = PENCILS.index(str(read.value))
+    hidden = [p for k, p in enumerate(PENCILS) if NEIGHBOURS[named][k] and not known[k]]
+    if not hidden:
+        return read
+    why = f"{read.component}: {read.value}, unless a {hidden[0]} pencil looks like it (no key)"
+    return Read(read.component, None, 0.0, why)
+
+
+def tried_instead(
+    absorb: Floats,
+    fit: CellFit,
+    other: Floats,
+    plain: Mask,
+    fitted: Callable[[Floats], CellFit],
+) -> tuple[Floats, CellFit]:
+    """Each pencil of ``other`` (K x 3) that turns SAME_DEG or more from ``absorb``'s tried in
+    its place, and kept where the cells in plain view fit it better (see ``better_fitting``);
+    with the fit that goes with the pencils kept. Each pencil's fit is its own: only those tried
+    are fitted (``fitted``: the cells' fit by any pencils)."""
+    turned = [k for k in range(len(absorb)) if _hue_apart_deg(absorb[k], other[k]) >= SAME_DEG]
+    if not turned:
+        return absorb, fit
+    extra = fitted(other[turned])
+    trial = absorb.copy()
+    trial[turned] = other[turned]
+
+    def replaced(values: Floats, more: Floats) -> Floats:
+        out = values.copy()
+        out[turned] = more
+        return out
+
+    trial_fit = CellFit(
+        *(replaced(getattr(fit, f.name), getattr(extra, f.name)) for f in fields(CellFit))
+    )
+    return better_fitting(absorb, fit, trial, trial_fit, plain)
+
+
 def better_fitting(
     absorb: Floats, fit: CellFit, other: Floats, other_fit: CellFit, plain: Mask
 ) -> tuple[Floats, CellFit]:
@@ -1284,9 +1345,7 @@ class IsleReader(BoardReader):
         # Each pencil as the key shows it where the cells clear of everything found fit it better
         # than the printed pencil: a key under a hand or in a shadow shows another colour.
         plain = clear
-        absorb, fit = ABSORB, fitted(ABSORB)
-        if any(key.measured):
-            absorb, fit = better_fitting(absorb, fit, key.absorb, fitted(key.absorb), plain)
+        absorb, fit = tried_instead(ABSORB, fitted(ABSORB), key.absorb, plain, fitted)
         visible = np.bincount(owner, minlength=count) >= MIN_SEEN * np.bincount(
             maps.owner, minlength=count
         )
@@ -1317,11 +1376,10 @@ class IsleReader(BoardReader):
         own = pencils_from_cells(
             clearly_inked(fit), PENCILS, pixels, over, whites, owner, plain, absorb
         )
-        if own is not absorb:
-            absorb, refit = better_fitting(absorb, fit, own, fitted(own), plain)
-            if refit is not fit:
-                fit = refit
-                first = [judged(k) for k in range(count)]
+        absorb, refit = tried_instead(absorb, fit, own, plain, fitted)
+        if refit is not fit:
+            fit = refit
+            first = [judged(k) for k in range(count)]
         outlined = outlined_cells(contrast, first)
         # The outline only lets a cell lit unlike its paper, or inked unevenly with nothing near
         # it, be read: only those are judged again.
@@ -1396,6 +1454,11 @@ class IsleReader(BoardReader):
         # The sheet may be lit brighter than the card (see ``isle_bright``).
         lit = cell_means(whites, owner, count) * (CARD_SLACK if guessed.all() else 1.0)
         reads = unseen_strokes(reads, lit, maps.centres, absorb)
+        # A pencil that neither its key nor a cell clearly inked with it shows may look like a
+        # neighbour's: what is read as that neighbour may be it.
+        inked = [v if plain[c] else None for c, v in enumerate(clearly_inked(fit))]
+        known = [key.measured[p] or pencil in inked for p, pencil in enumerate(PENCILS)]
+        reads = [unknown_neighbour(read, known) for read in reads]
         under = covered_cells(
             things, reaching, rims, image, clipped, maps, reads, edges, outlined, smooth
         )
