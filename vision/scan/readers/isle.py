@@ -75,7 +75,7 @@ from vision.scan.readers.isle_bright import (
     known_white,
     unseen_strokes,
 )
-from vision.scan.readers.isle_key import better_rows, pencils_from_cells, read_key
+from vision.scan.readers.isle_key import angle_deg, better_rows, pencils_from_cells, read_key
 from vision.scan.readers.isle_over import (
     LEAST_BARE,
     covered_cells,
@@ -1087,11 +1087,6 @@ def clearly_inked(fit: CellFit) -> list[str | None]:
     ]
 
 
-def _hue_apart_deg(a: Floats, b: Floats) -> float:
-    cos = float(a @ b) / float(np.linalg.norm(a) * np.linalg.norm(b))
-    return float(np.degrees(np.arccos(min(1.0, cos))))
-
-
 # A pencil turned less than this from the one it would replace changes no cell's reading: it is
 # not tried (the key shows the printed pencils within 1-5 degrees under the renderer's light).
 SAME_DEG = 2.0
@@ -1100,7 +1095,7 @@ SAME_DEG = 2.0
 # like the other.
 NEIGHBOUR_DEG = 21.0
 NEIGHBOURS = tuple(
-    tuple(j != k and _hue_apart_deg(ABSORB[j], ABSORB[k]) <= NEIGHBOUR_DEG for k in range(4))
+    tuple(j != k and angle_deg(ABSORB[j], ABSORB[k]) <= NEIGHBOUR_DEG for k in range(4))
     for j in range(4)
 )
 
@@ -1127,10 +1122,10 @@ def tried_instead(
     fitted: Callable[[Floats], CellFit],
 ) -> tuple[Floats, CellFit]:
     """Each pencil of ``other`` (K x 3) that turns SAME_DEG or more from ``absorb``'s tried in
-    its place, and kept where the cells in plain view fit it better (see ``better_fitting``);
+    its place, and kept where the cells clear of everything found (``plain``) fit it better;
     with the fit that goes with the pencils kept. Each pencil's fit is its own: only those tried
     are fitted (``fitted``: the cells' fit by any pencils)."""
-    turned = [k for k in range(len(absorb)) if _hue_apart_deg(absorb[k], other[k]) >= SAME_DEG]
+    turned = [k for k in range(len(absorb)) if angle_deg(absorb[k], other[k]) >= SAME_DEG]
     if not turned:
         return absorb, fit
     extra = fitted(other[turned])
@@ -1151,7 +1146,7 @@ def tried_instead(
 def better_fitting(
     absorb: Floats, fit: CellFit, other: Floats, other_fit: CellFit, plain: Mask
 ) -> tuple[Floats, CellFit]:
-    """Each pencil from ``absorb`` or ``other``, whichever the cells in plain view fit better,
+    """Each pencil from ``absorb`` or ``other``, whichever the cells ``plain`` fit better,
     with the fit that goes with the pencils chosen (each pencil's fit is its own)."""
     rows = better_rows(fit.misfit, other_fit.misfit, plain)
     if not rows.any():
@@ -1344,8 +1339,7 @@ class IsleReader(BoardReader):
 
         # Each pencil as the key shows it where the cells clear of everything found fit it better
         # than the printed pencil: a key under a hand or in a shadow shows another colour.
-        plain = clear
-        absorb, fit = tried_instead(ABSORB, fitted(ABSORB), key.absorb, plain, fitted)
+        absorb, fit = tried_instead(ABSORB, fitted(ABSORB), key.absorb, clear, fitted)
         visible = np.bincount(owner, minlength=count) >= MIN_SEEN * np.bincount(
             maps.owner, minlength=count
         )
@@ -1374,9 +1368,9 @@ class IsleReader(BoardReader):
         # sheet (those its own pencil, unlike the printed one, fits too poorly to be read
         # included): where they fit what they show better, the sheet is read again with it.
         own = pencils_from_cells(
-            clearly_inked(fit), PENCILS, pixels, over, whites, owner, plain, absorb
+            clearly_inked(fit), PENCILS, pixels, over, whites, owner, clear, absorb
         )
-        absorb, refit = tried_instead(absorb, fit, own, plain, fitted)
+        absorb, refit = tried_instead(absorb, fit, own, clear, fitted)
         if refit is not fit:
             fit = refit
             first = [judged(k) for k in range(count)]
@@ -1456,7 +1450,7 @@ class IsleReader(BoardReader):
         reads = unseen_strokes(reads, lit, maps.centres, absorb)
         # A pencil that neither its key nor a cell clearly inked with it shows may look like a
         # neighbour's: what is read as that neighbour may be it.
-        inked = [v if plain[c] else None for c, v in enumerate(clearly_inked(fit))]
+        inked = [v if clear[c] else None for c, v in enumerate(clearly_inked(fit))]
         known = [key.measured[p] or pencil in inked for p, pencil in enumerate(PENCILS)]
         reads = [unknown_neighbour(read, known) for read in reads]
         under = covered_cells(

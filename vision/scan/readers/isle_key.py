@@ -63,7 +63,8 @@ class PencilKey:
     measured: tuple[bool, ...]
 
 
-def _angle_deg(a: Floats, b: Floats) -> float:
+def angle_deg(a: Floats, b: Floats) -> float:
+    """Degrees between two pencils' absorptions (per channel): how far apart their hues are."""
     cos = float(a @ b) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-9)
     return float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
 
@@ -111,7 +112,7 @@ def read_key(
         if len(ys) == 0 or keep.mean() < SEEN_SHARE:
             continue
         learned = stroke_absorption(image[ys[keep], xs[keep]], white[ys[keep], xs[keep]])
-        if learned is None or _angle_deg(learned, printed[k]) > MOST_TURN_DEG:
+        if learned is None or angle_deg(learned, printed[k]) > MOST_TURN_DEG:
             continue
         absorb[k] = learned
         measured[k] = True
@@ -143,7 +144,7 @@ def pencils_from_cells(
             continue
         mine = cells[owner] & usable
         learned = stroke_absorption(pixels[mine], whites[mine])
-        if learned is None or _angle_deg(learned, absorb[k]) > MOST_CELL_TURN_DEG:
+        if learned is None or angle_deg(learned, absorb[k]) > MOST_CELL_TURN_DEG:
             continue
         measured[k] = learned
         changed = True
