@@ -3,8 +3,10 @@
 Every sheet prints one labelled hexagon per colour, coloured at setup with the player's pencil of
 that colour. Players own all sorts of pencils (a red close to brown, a pale blue), and the light
 and the camera's white balance shift every colour, but the key lies under the same light as the
-cells: what a full stroke of each pencil absorbs, channel by channel, is measured there and the
-cells are read against it.
+cells: what a full stroke of each pencil absorbs, channel by channel, is measured there, and the
+cells are read against it wherever they fit it better than the printed pencil (a key in a shadow
+the paper's white does not follow shows a greyer pencil than the player's). The cells clearly
+inked with one pencil show it too, across the sheet's light.
 
 A key pixel carrying ink of pressure ``a`` keeps ``1 - a * d`` of the paper's white in each
 channel, ``d`` being what a full stroke absorbs: the key's pixels' absorptions lie along one
