@@ -223,3 +223,14 @@ def test_only_pencils_turned_enough_are_fitted_again_and_kept_where_cells_fit_th
         lambda a: _fit_of(np.array([[0.05, 0.06, 0.5, 0.5]])),
     )
     assert np.array_equal(worse[0], printed)
+
+
+def test_a_key_half_hidden_is_learned_from_the_half_in_view() -> None:
+    rng = np.random.default_rng(10)
+    image, spots = _sheet_with_key(ABSORB, rng)
+    usable = np.ones(image.shape[:2], bool)
+    usable[25:31] = False  # something found over 60 % of the blue key
+    usable[45:53] = False  # and over 80 % of the brown key
+    key = read_key(image, np.tile(WHITE, (90, 40, 1)), usable, spots, ABSORB)
+    assert key.measured == (True, True, False, True)
+    assert _angle_deg(key.absorb[1], ABSORB[1]) < 2.0

@@ -29,7 +29,7 @@ Spots = tuple[NDArray[np.intp], NDArray[np.intp]]
 
 # A key read at all: this share of its pixels seen with no channel clipped and nothing found over
 # them, and this share inked (hatching leaves paper between strokes, but not most of a cell).
-SEEN_SHARE = 0.6
+SEEN_SHARE = 0.3
 INKED_SHARE = 0.3
 INKED = 0.08  # a pixel absorbing at least this much along the pencil's line is inked
 # One pencil's strokes: the pixels' absorptions lie along one line (their uncentred second moment
