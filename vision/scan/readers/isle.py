@@ -1095,8 +1095,8 @@ SAME_DEG = 2.0
 # like the other.
 NEIGHBOUR_DEG = 21.0
 NEIGHBOURS = tuple(
-    tuple(j != k and angle_deg(ABSORB[j], ABSORB[k]) <= NEIGHBOUR_DEG for k in range(4))
-    for j in range(4)
+    tuple(j != k and angle_deg(ABSORB[j], ABSORB[k]) <= NEIGHBOUR_DEG for k in range(len(PENCILS)))
+    for j in range(len(PENCILS))
 )
 
 
@@ -1122,46 +1122,33 @@ def tried_instead(
     fitted: Callable[[Floats], CellFit],
 ) -> tuple[Floats, CellFit]:
     """Each pencil of ``other`` (K x 3) that turns SAME_DEG or more from ``absorb``'s tried in
-    its place, and kept where the cells clear of everything found (``plain``) fit it better;
-    with the fit that goes with the pencils kept. Each pencil's fit is its own: only those tried
-    are fitted (``fitted``: the cells' fit by any pencils)."""
+    its place, and kept where the cells clear of everything found (``plain``) fit it better
+    (see ``better_rows``); with the fit that goes with the pencils kept (``fit`` itself when
+    none is). Each pencil's fit is its own: only those tried are fitted (``fitted``: the cells'
+    fit by any pencils)."""
     turned = [k for k in range(len(absorb)) if angle_deg(absorb[k], other[k]) >= SAME_DEG]
     if not turned:
         return absorb, fit
     extra = fitted(other[turned])
-    trial = absorb.copy()
-    trial[turned] = other[turned]
 
-    def replaced(values: Floats, more: Floats) -> Floats:
-        out = values.copy()
-        out[turned] = more
-        return out
+    def with_rows(rows: list[int], picked: list[int]) -> CellFit:
+        """``fit`` with its ``rows`` taken from ``extra``'s rows ``picked``."""
+        values = []
+        for f in fields(CellFit):
+            out = getattr(fit, f.name).copy()
+            out[rows] = getattr(extra, f.name)[picked]
+            values.append(out)
+        return CellFit(*values)
 
-    trial_fit = CellFit(
-        *(replaced(getattr(fit, f.name), getattr(extra, f.name)) for f in fields(CellFit))
-    )
-    return better_fitting(absorb, fit, trial, trial_fit, plain)
-
-
-def better_fitting(
-    absorb: Floats, fit: CellFit, other: Floats, other_fit: CellFit, plain: Mask
-) -> tuple[Floats, CellFit]:
-    """Each pencil from ``absorb`` or ``other``, whichever the cells ``plain`` fit better,
-    with the fit that goes with the pencils chosen (each pencil's fit is its own)."""
-    rows = better_rows(fit.misfit, other_fit.misfit, plain)
-    if not rows.any():
+    everywhere = range(len(turned))
+    better = better_rows(fit.misfit, with_rows(turned, list(everywhere)).misfit, plain)
+    picked = [i for i in everywhere if better[turned[i]]]
+    if not picked:
         return absorb, fit
-    if rows.all():
-        return other, other_fit
-    return (
-        np.asarray(np.where(rows[:, None], other, absorb), np.float32),
-        CellFit(
-            *(
-                np.where(rows[:, None], getattr(other_fit, f.name), getattr(fit, f.name))
-                for f in fields(CellFit)
-            )
-        ),
-    )
+    rows = [turned[i] for i in picked]
+    kept = absorb.copy()
+    kept[rows] = other[rows]
+    return kept, with_rows(rows, picked)
 
 
 def _refused(reads: list[Read]) -> Mask:
