@@ -30,6 +30,7 @@ from vision.scan.colours import channel_max
 from vision.scan.context import BoardContext, piece_on_board, white_of
 from vision.scan.marker_search import MarkerSearch, Place
 from vision.scan.missing_markers import places_to_search
+from vision.scan.noise import quietened
 from vision.scan.readers.reader import BoardReader, Kind, Printed, kind_of
 from vision.scan.readers.registry import READERS
 from vision.scan.readers.second_look import Rescue
@@ -309,6 +310,8 @@ class Scanner:
         face = rectify(image, board, ppm)
         printed = self._printed(layout, ppm)
         clipped = _clipped_share(face.image, self._coloured(layout, ppm))
+        if entry.quiet_to is not None:
+            face = quietened(face, entry.quiet_to)
         overexposed = clipped > MAX_CLIPPED and entry.refused_when_overexposed
         if overexposed:
             # Blown-out light leaves pale colours at the sensor's limit, like white: nothing
