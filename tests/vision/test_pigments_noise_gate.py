@@ -2,10 +2,10 @@
 renders from the train split under the sensor noise of a dim room's webcam. It asserts
 decisions (boards read exactly, none read confidently wrong), not what any one seed gives.
 
-Measured when set (train seeds 20000-20019, hard): without the face quietened to the renders'
-noise, 1 board in 20 was read exactly at noise sigma 12 (chips and wells judged pixel by pixel
-refused as "two colours across it"); with it, 19 at sigma 12 and 15 at sigma 20. The least: the
-lower end of each rate's 95 % Wilson interval, so that only a real loss fails.
+Measured when set (train seeds 20000-20019, hard): with the photo's colour noise left in, 1
+board in 20 was read exactly at noise sigma 12 and none at 20 (chips and wells judged pixel by
+pixel refused as "two colours across it"); with it taken out, 20 and 19. The least: the lower
+end of each rate's 95 % Wilson interval, so that only a real loss fails.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from vision.scan.scanner import Scanner
 from vision.splits import SPLITS
 
 GATE_BOARDS = 20
-LEAST_EXACT = {"noise:12": 15, "noise:20": 10}
+LEAST_EXACT = {"noise:12": 16, "noise:20": 15}
 
 
 @pytest.mark.slow

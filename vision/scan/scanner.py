@@ -310,8 +310,8 @@ class Scanner:
         face = rectify(image, board, ppm)
         printed = self._printed(layout, ppm)
         clipped = _clipped_share(face.image, self._coloured(layout, ppm))
-        if entry.quiet_to is not None:
-            face = quietened(face, entry.quiet_to)
+        # Colour noise beyond the renders' own is taken out before any colour is judged.
+        face = quietened(face)
         overexposed = clipped > MAX_CLIPPED and entry.refused_when_overexposed
         if overexposed:
             # Blown-out light leaves pale colours at the sensor's limit, like white: nothing

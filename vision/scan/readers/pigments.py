@@ -114,8 +114,4 @@ def _guide(layout: Layout, printed: NDArray[np.uint8], ppm: float) -> Guide:
     return Guide(pans, marks)
 
 
-# Its chips and wells are judged pixel by pixel (of the well's hue, of one colour across the
-# chip): at a webcam's noise, blurred down to the renders' own (QUIET_TO), measured on the
-# train and validation splits (docs/scanning.md, Evaluation).
-QUIET_TO = 0.7
-ENTRIES = (ReaderEntry("pigments", "palette", PigmentsReader, 2.5, quiet_to=QUIET_TO),)
+ENTRIES = (ReaderEntry("pigments", "palette", PigmentsReader, 2.5),)

@@ -51,9 +51,6 @@ class ReaderEntry:
     # its pieces' markers alone (light cannot change what they say), nor where the reader
     # measures the paper's white itself and refuses only what clipping leaves unreadable.
     refused_when_overexposed: bool = True
-    # The most sensor noise (``vision.scan.noise.noise_level``) its pixel-by-pixel tests hold
-    # at: a noisier face is blurred down to it before it is read. None: read as it is.
-    quiet_to: float | None = None
 
     @property
     def key(self) -> Kind:
