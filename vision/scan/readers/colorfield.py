@@ -330,4 +330,11 @@ class ColorFieldReader(BoardReader):
         return {"game": "colorfield", "canvas": canvas, "spaces": spaces}
 
 
-ENTRIES = (ReaderEntry("colorfield", "canvas", ColorFieldReader, 2.5),)
+# Not refused when overexposed: a tile is named by its marker, and each edge only bears it out
+# when its paint shows (its looks reach 1.6 times the light, clipped as the sensor clips them);
+# an edge the light blew out is not seen, and a tile with fewer than three seen is refused. On
+# validation seeds 60020-60079 at +1 EV, 56 of 60 boards read exactly (43 refused whole), at
+# +1.5 EV 25 (4), none confidently wrong.
+ENTRIES = (
+    ReaderEntry("colorfield", "canvas", ColorFieldReader, 2.5, refused_when_overexposed=False),
+)
