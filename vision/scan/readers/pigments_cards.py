@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration.colour import CLIPPED
 from companion.observation import ComponentRead as Read
 from vision.draw import draw_layout
 from vision.layout.catalogue import layouts
@@ -54,6 +55,8 @@ BARE_INSET = 0.1  # of the place's width: the middle of the place, away from its
 BARE_AB = 14.0
 BARE_RELATIVE = 0.85
 BARE_SHARE = 0.93
+# A place more than this share of which the sensor clipped in every channel is not seen.
+BLOWN_OUT = 0.5
 
 # A shade card whose marker cannot be read (too small or blurred) is known by its face: the
 # card's pose is found with the average shade card face, then every card not seen elsewhere in
@@ -137,6 +140,8 @@ class ShadeCards:
             ctx.record(Read(place.name, known[0], known[1]))
             return known[0]
         problem = f"{place.name}: covered, or a card whose marker cannot be read"
+        if _blown_out(ctx, moved):
+            problem = f"{place.name}: blown out by the light (at the sensor's limit)"
         ctx.record(Read(place.name, None, 0.0, problem))
         return None
 
@@ -209,6 +214,14 @@ class ShadeCards:
         if ppm not in self._faces:
             self._faces[ppm] = _draw_card_faces(self.cards, ppm)
         return self._faces[ppm]
+
+
+def _blown_out(ctx: BoardContext, rect: Rect) -> bool:
+    """Whether most of ``rect`` shows at the sensor's limit in every channel: its printed marks
+    are lost in the paper's white there, and bare paper, a white card's back and a white cup
+    all look alike."""
+    seen = ctx.face.pixels(rect)
+    return len(seen) > 0 and share(np.all(seen >= CLIPPED, axis=1)) > BLOWN_OUT
 
 
 def mark_edges(relative: NDArray[np.float32], ppm: float) -> NDArray[np.float32]:
