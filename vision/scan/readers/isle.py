@@ -19,7 +19,9 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
    margin); where it is clipped on all of the margin's lit paper, it is measured on the sheet's
    paper in shadow (of the paper's hue in the other channels, the pixels' least cluster of it
    at or above the bound the clipped paper sets: light strokes and a hand lie beyond), and
-   failing that only the bound is known, and that channel counts for less. How bright
+   failing that only the bound is known, and that channel counts for less. Light of two
+   colours turns the paper's hue across the sheet: each channel's ratio is followed as a plane
+   fitted over the margin's lit paper, clipped blocks only bounding it. How bright
    the paper is at each point (light gradient, vignetting, shadows) is followed in 4 mm blocks
    wherever bare paper shows (paper clipped in every channel is at least as bright as the
    sensor's limit: it counts as that bright), and filled in between; where it is filled
@@ -157,6 +159,26 @@ WARMER = 0.12
 # 0.5 above the bound and more.
 LEAST_SHADED = 50
 SHADED_ABOVE = 0.25
+# Light of two colours (a warm lamp on one side, a window on the other) turns the paper's hue
+# smoothly across the sheet: taken as one hue, a bare cell on one side is fitted against a white
+# of the wrong hue and reads as ink, and its paper no longer looks like paper. Each channel
+# against the reference is fitted as a plane in the sheet's mm over the margin, measured in
+# blocks of HUE_BLOCK px (at least LEAST_IN_BLOCK pixels sampled), where it has at least
+# LEAST_HUE_BLOCKS blocks below the sensor's limit. A block clipped in the channel only bounds
+# the plane: where the paper clips, its white is only known to be at least the limit, and a hue
+# measured elsewhere must not carry it far beyond (on seed 60006 in two-colour light, the one
+# hue put a bare cell's red white at 347 where its paper read 250, and it read as blue). Blocks
+# off the plane by more than TUKEY times the blocks' spread (a hand, a cup) do not count, and
+# the plane is held level beyond the blocks that count.
+HUE_BLOCK = 10
+LEAST_IN_BLOCK = 12
+LEAST_HUE_BLOCKS = 8
+HUE_MM = 100.0  # the planes' slopes are per this many mm
+# A block is lit as paper at least HUE_LIT as brightly as any within HUE_NEAR_MM (all channels
+# together): a hand is darker (0.63 to 0.74 of the paper beside it on hard renders).
+HUE_LIT, HUE_NEAR_MM = 0.8, 60.0
+TUKEY = 4.685
+HUE_ROUNDS = 10
 DARKEST_PAPER = 40.0
 BLOCK = 4  # px: the paper's brightness is followed in blocks this size
 NEUTRAL = 0.04  # log units: how far from the paper's hue a pixel may be and still be paper
@@ -279,10 +301,30 @@ ABSORB = np.stack([1.0 - _bgr(c) / PAPER for c in PENCILS])
 @dataclass(frozen=True)
 class PaperLight:
     """The paper's white as the camera sees it, each channel against the one clipped least,
-    and how much each channel counts (less where clipping only bounds it)."""
+    and how much each channel counts (less where clipping only bounds it); and how its hue
+    turns across the sheet (``hue``, see ``hue_planes``; None where it is one hue all over)."""
 
     white: Floats
     weight: Floats
+    hue: Floats | None = None
+
+    def across(self, shape: tuple[int, int]) -> Floats:
+        """The paper's white at every pixel of a sheet of ``shape`` (h x w x 3), its
+        brightness that of the reference channel."""
+        if self.hue is None:
+            return np.broadcast_to(self.white, (*shape, 3)).astype(np.float32)
+        h, w = shape
+        x, y = (
+            _across(np.arange(w, dtype=np.float32), w),
+            _across(np.arange(h, dtype=np.float32), h),
+        )
+        white = np.empty((h, w, 3), np.float32)
+        for c, (middle, slope_x, slope_y, x0, x1, y0, y1) in enumerate(self.hue):
+            # Held beyond the blocks it was fitted on: a slope measured on one side of the sheet
+            # says nothing of the far side.
+            along = slope_x * np.clip(x, x0, x1)[None, :] + slope_y * np.clip(y, y0, y1)[:, None]
+            white[:, :, c] = np.exp(middle + along)
+        return white
 
 
 @dataclass(frozen=True)
@@ -594,7 +636,139 @@ def paper_light(image: Floats, clipped: Mask, margin: Mask, sheet: Mask) -> Pape
                 # Measured, it counts as fully as any: its clipped pixels only bound the fit.
                 other, weight[second] = shaded, 1.0
     white[first], white[second] = np.exp(ratio), np.exp(other)
-    return PaperLight(white, weight)
+    xs, ys = picked % image.shape[1], picked // image.shape[1]
+    paper = lit & (level >= paper_from)
+    planes = hue_planes((xs, ys), image.shape[:2], values, over, paper, reference, white)
+    return PaperLight(white, weight, planes)
+
+
+def _across(at: NDArray[Any], size: int) -> NDArray[Any]:
+    """Where ``at`` (px along one side of ``size``) lies from the sheet's middle, in HUE_MM."""
+    return (at - size / 2) / (HUE_MM * SHEET_PPM)
+
+
+def hue_planes(
+    at: tuple[NDArray[np.intp], NDArray[np.intp]],
+    shape: tuple[int, int],
+    values: Floats,
+    over: Mask,
+    paper: Mask,
+    reference: int,
+    white: Floats,
+) -> Floats | None:
+    """Per channel (3 x 7), log(channel / reference) of the paper as a plane across the sheet:
+    its value at the middle, how it changes per HUE_MM across and down, and the box it was
+    fitted in (see ``_censored_plane``); the reference's plane is nought, and a channel
+    measured in too few blocks keeps ``white``'s ratio all over.
+    ``at``: where each sampled margin pixel (``values``, clipped ``over``) lies (x, y);
+    ``paper``: which of them may be paper (lit). None where no channel has a plane."""
+    columns = -(-shape[1] // HUE_BLOCK)
+    blocks = -(-shape[0] // HUE_BLOCK) * columns
+    every = (at[1] // HUE_BLOCK) * columns + at[0] // HUE_BLOCK
+    usable = paper & ~over[:, reference] & (values[:, reference] > DARKEST_PAPER)
+    usable &= _lit_blocks(every[paper], channel_sum(values[paper]), blocks, columns)[every]
+    x, y = at[0][usable], at[1][usable]
+    block = every[usable]
+    base = values[usable, reference]
+    planes = np.zeros((3, 7), np.float32)
+    planes[:, 0] = np.log(white)
+    fitted = False
+    for c in range(3):
+        if c == reference:
+            continue
+        ratio = np.log(np.maximum(values[usable, c], 1.0) / base)
+        clip = over[usable, c]
+        found = _hue_blocks(block, ratio, clip, np.log(CLIPPED / base), (x, y), shape)
+        if found is None:
+            continue
+        planes[c] = _censored_plane(*found)
+        fitted = True
+    return planes if fitted else None
+
+
+def _lit_blocks(block: NDArray[np.intp], total: Floats, blocks: int, columns: int) -> Mask:
+    """Per block (``blocks`` of them, ``columns`` across), whether its paper (``total``: each
+    pixel's channels summed, clipped ones included) is lit at least HUE_LIT as brightly as any
+    block within HUE_NEAR_MM. A hand or a cup in the margin is darker than the paper beside it,
+    and of another hue: its blocks would turn the plane (the light of two colours changes the
+    paper's brightness only slowly). Darker in all channels together: it may be as bright in
+    the reference, and the paper beside it clipped there."""
+    count = np.bincount(block, minlength=blocks)
+    kept = np.flatnonzero(count >= LEAST_IN_BLOCK)
+    bright = _block_medians(block, total, blocks)[kept]
+    row, column = np.divmod(kept, columns)
+    apart = np.hypot(row[:, None] - row[None, :], column[:, None] - column[None, :])
+    near = apart * HUE_BLOCK <= HUE_NEAR_MM * SHEET_PPM
+    lit = np.zeros(len(count), bool)
+    lit[kept] = bright >= HUE_LIT * np.where(near, bright[None, :], 0.0).max(axis=1)
+    return lit
+
+
+def _hue_blocks(
+    block: NDArray[np.intp],
+    ratio: Floats,
+    clip: Mask,
+    floor: Floats,
+    at: tuple[NDArray[np.intp], NDArray[np.intp]],
+    shape: tuple[int, int],
+) -> tuple[Floats, Floats, Mask] | None:
+    """Per block of the margin with LEAST_IN_BLOCK pixels, lit as paper: the basis of the
+    plane at its middle (B x 3), its paper's log ratio, and whether that is only a lower bound
+    (clipped on half of the block or more: where the limit lies above its clipped pixels'
+    reference). None where fewer than LEAST_HUE_BLOCKS are measured."""
+    count = np.bincount(block)
+    kept = np.flatnonzero(count >= LEAST_IN_BLOCK)
+    n = count[kept]
+    h, w = shape
+    mid_x = np.bincount(block, at[0].astype(np.float64))[kept] / n
+    mid_y = np.bincount(block, at[1].astype(np.float64))[kept] / n
+    bounded = 2 * np.bincount(block, clip)[kept] >= n
+    if (~bounded).sum() < LEAST_HUE_BLOCKS:
+        return None
+    # Clipped pixels are brighter than any: the median of a block clipped on less than half of
+    # it is its paper's. A bound is the clipped pixels' alone (the rest may be a hand's edge).
+    measured = _block_medians(block, np.where(clip, np.inf, ratio), len(count))
+    floored = _block_medians(block[clip], floor[clip], len(count))
+    values = np.where(bounded, floored[kept], measured[kept])
+    basis = np.stack([np.ones(len(kept)), _across(mid_x, w), _across(mid_y, h)], axis=1)
+    return basis.astype(np.float32), values.astype(np.float32), bounded
+
+
+def _block_medians(block: NDArray[np.intp], values: Floats, blocks: int = 0) -> Floats:
+    """Each block's median of ``values`` (at least ``blocks`` of them; nought where a block
+    has none)."""
+    count = np.bincount(block, minlength=blocks)
+    if not len(values):
+        return np.zeros(len(count), np.float32)
+    order = np.lexsort((values, block))
+    start = np.concatenate([[0], np.cumsum(count)[:-1]])
+    ordered = values[order]
+    low = ordered[np.minimum(start + (count - 1) // 2, len(values) - 1)]
+    high = ordered[np.minimum(start + count // 2, len(values) - 1)]
+    return np.asarray(np.where(count > 0, (low + high) / 2, 0.0), np.float32)
+
+
+def _censored_plane(basis: Floats, values: Floats, bounded: Mask) -> Floats:
+    """The plane (3) through the blocks' ``values`` (``basis``: B x 3), robustly (Tukey's
+    weights: a hand or a cup off the plane does not count), and above those only ``bounded``;
+    and the box (4: least and most across, then down) of the blocks that count."""
+    plane = np.array([float(np.median(values[~bounded])), 0.0, 0.0])
+    for _ in range(HUE_ROUNDS):
+        left = values - basis @ plane
+        # A bound counts only where the plane falls below it.
+        binding = ~bounded | (left > 0)
+        spread = max(1.4826 * float(np.median(np.abs(left[~bounded]))), NEUTRAL / 2)
+        u = left / (TUKEY * spread)
+        # A bound the plane falls below always counts: what the sensor clips is at least so
+        # bright, whatever lies off the plane (the paper beside a hand as bright in the
+        # reference, measured where the paper is clipped).
+        weights = np.where(bounded, 1.0, np.where(np.abs(u) < 1.0, (1.0 - u * u) ** 2, 0.0))
+        weights = np.where(binding, weights, 0.0)
+        normal = (basis * weights[:, None]).T @ basis + 1e-6 * np.eye(3)
+        plane = np.linalg.solve(normal, (basis * weights[:, None]).T @ values)
+    counted = basis[weights > 0]
+    box = [counted[:, 1].min(), counted[:, 1].max(), counted[:, 2].min(), counted[:, 2].max()]
+    return np.concatenate([plane, box]).astype(np.float32)
 
 
 def _shaded_ratio(
@@ -647,7 +821,8 @@ def paper_map(
     """The paper's white at every pixel: its brightness followed block by block wherever bare
     paper shows, filled in between (None when no bare paper shows anywhere)."""
     h, w = image.shape[:2]
-    planes = [image[:, :, c] / light.white[c] for c in range(3)]
+    across = light.across((h, w))
+    planes = [image[:, :, c] / across[:, :, c] for c in range(3)]
     unclipped = ~clipped
     usable = [
         unclipped[:, :, c] if light.weight[c] >= 1.0 else np.zeros((h, w), bool) for c in range(3)
@@ -658,7 +833,7 @@ def paper_map(
     # Paper clipped in every channel is at least as bright as the sensor's limit: filled in from
     # darker paper instead, a cell there would read as lit beyond the paper around.
     saturated = clipped[:, :, 0] & clipped[:, :, 1] & clipped[:, :, 2]  # all(axis=2) is slow
-    level[saturated] = CLIPPED / float(light.white.min())
+    level[saturated] = CLIPPED / across.min(axis=2)[saturated]
     # Paper: one brightness in every channel measured; bright enough in the clipped ones; about
     # as bright in a channel whose white is only bounded (that bound is seldom far off).
     paper = ((measured > 0) | saturated) & seen & unprinted
@@ -666,7 +841,7 @@ def paper_map(
         spread = NEUTRAL + (BOUND_SLACK if light.weight[c] < 1.0 else 0.0)
         ratio = plane / np.maximum(level, 1e-3)
         alike = (ratio > np.exp(-spread)) & (ratio < np.exp(spread))
-        paper &= np.where(clipped[:, :, c], level * light.white[c] >= 0.97 * CLIPPED, alike)
+        paper &= np.where(clipped[:, :, c], level * across[:, :, c] >= 0.97 * CLIPPED, alike)
     # Bare paper shows in patches (an empty cell, the margin); two inks blurred together at a
     # cell's edge can look grey too, but only along a thin line.
     paper = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_OPEN, disc(PAPER_PATCH_MM)) > 0
@@ -708,7 +883,7 @@ def paper_map(
             np.float32,
         )
 
-    white = full(filled)[:, :, None] * light.white
+    white = full(filled)[:, :, None] * across
     return PaperMap(
         np.asarray(white, np.float32),
         BRIGHTEST_CELL * full(headroom.astype(np.float32)),
