@@ -77,8 +77,9 @@ class _Job:
                 self.progress(f"{game}: {paper.title} sheet {number}/{len(plans)}")
                 name = f"sheets/{game}-{paper.key}-{number:02d}.png"
                 image = self.sheet(game, pieces, paper, plan, (number, len(plans)), name)
-                self.write(name, encode_png(image, DPI))
-                pdf.add_page(image, plan.size)
+                png = encode_png(image, DPI)
+                self.write(name, png)
+                pdf.add_page(png, plan.size)
                 self.sheets.append(
                     {
                         "file": name,

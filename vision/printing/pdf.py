@@ -1,17 +1,14 @@
-"""A minimal PDF 1.4 writer: one page per image, each page exactly its paper size, the image a
-Flate-compressed RGB XObject drawn over the whole page. Pages are written as they come, so a
-long document never holds more than one page in memory."""
+"""A minimal PDF 1.4 writer: one page per image, each page exactly its paper size, the image an
+RGB XObject drawn over the whole page, its data the PNG's own compressed rows. Pages are written
+as they come, so a long document never holds more than one page in memory."""
 
 from __future__ import annotations
 
-import zlib
 from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
 
-import numpy as np
-
-from vision.images import Image
+from vision.printing.png import png_rows
 
 POINTS_PER_MM = 72 / 25.4
 _CATALOG, _PAGES = 1, 2  # fixed numbers; the page tree is written last, once its pages are known
@@ -22,7 +19,7 @@ def _number(value: float) -> str:
 
 
 class PdfWriter:
-    """``with PdfWriter(path) as pdf: pdf.add_page(image, (w_mm, h_mm))``."""
+    """``with PdfWriter(path) as pdf: pdf.add_page(png, (w_mm, h_mm))``."""
 
     def __init__(self, path: Path, title: str) -> None:
         self._file: BinaryIO = path.open("wb")
@@ -44,11 +41,11 @@ class PdfWriter:
         self._next += 1
         return self._next - 1
 
-    def add_page(self, image: Image, size_mm: tuple[float, float]) -> None:
-        """A page ``size_mm`` (width, height) showing ``image`` (BGR) over all of it."""
-        rows, cols = image.shape[:2]
-        rgb = np.ascontiguousarray(image[:, :, ::-1])
-        data = zlib.compress(rgb.tobytes(), 6)
+    def add_page(self, png: bytes, size_mm: tuple[float, float]) -> None:
+        """A page ``size_mm`` (width, height) showing ``png`` over all of it: an 8-bit RGB PNG,
+        not interlaced (as ``encode_png`` writes it). Its compressed rows go into the PDF as
+        they are, with PNG's row filters declared: nothing is compressed twice."""
+        cols, rows, data = png_rows(png)
         width, height = (_number(v * POINTS_PER_MM) for v in size_mm)
         image_id, content_id, page_id = self._allocate(), self._allocate(), self._allocate()
         self._object(
@@ -56,6 +53,7 @@ class PdfWriter:
             (
                 f"<< /Type /XObject /Subtype /Image /Width {cols} /Height {rows} "
                 "/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode "
+                f"/DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns {cols} >> "
                 f"/Length {len(data)} >>"
             ).encode(),
             data,

@@ -30,3 +30,25 @@ def encode_png(image: Image, dpi: int) -> bytes:
     # The pHYs chunk must come before the image data: right after the 25-byte IHDR chunk.
     header_end = len(_SIGNATURE) + 25
     return data[:header_end] + physical + data[header_end:]
+
+
+def png_rows(png: bytes) -> tuple[int, int, bytes]:
+    """The width, height and zlib stream of filtered rows (its IDAT chunks joined) of an 8-bit
+    RGB PNG that is not interlaced; ValueError for any other."""
+    if not png.startswith(_SIGNATURE):
+        raise ValueError("not a PNG")
+    at, header, stream = len(_SIGNATURE), b"", []
+    while at + 8 <= len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        kind, body = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            stream.append(body)
+        at += 12 + length
+    if len(header) != 13 or not stream:
+        raise ValueError("a PNG with no header or no image data")
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    if (depth, colour, interlace) != (8, 2, 0):
+        raise ValueError("only 8-bit RGB PNGs that are not interlaced become PDF pages")
+    return width, height, b"".join(stream)
