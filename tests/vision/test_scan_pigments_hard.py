@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from companion.colour import linear_to_srgb, srgb_to_linear
 from companion.games.pigments.model import PanSize
 from companion.samples import random_position
 from vision.benchmark import TRUTH, hidden_components
@@ -351,6 +352,31 @@ def test_a_chip_white_balanced_beyond_white_keeps_its_colour() -> None:
     look = reader.wells({"small": {"small window 1": view}})["small"]
     ctx = moved_palette(0.0, 0.0)
     assert reader.chips(ctx, {"small window 1": view}, look, "small", PanSize.SMALL) == ["binder"]
+
+
+def _shaded(bgr: NDArray[np.float32], light: float) -> NDArray[np.float32]:
+    """``bgr`` (sRGB levels) in ``light`` times the light (linear)."""
+    return np.asarray(linear_to_srgb(srgb_to_linear(bgr) * light), np.float32)
+
+
+@pytest.mark.parametrize(("shaded_share", "read"), [(0.3, "TiO2"), (0.0, None)])
+def test_a_chip_may_lie_in_the_light_of_any_part_of_its_well(
+    shaded_share: float, read: str | None
+) -> None:
+    # A white chip in a cup's shadow, lit at a fifth: with a part of the well around as dark,
+    # the chip may lie in that light, and only TiO2 is so white in it. With the whole well lit,
+    # nothing says the chip lies in a shadow: as dark, it could be binder as well.
+    chip = _shaded(_ink("TiO2", 60), 0.22)
+    dark = round(200 * shaded_share)
+    well = np.concatenate([_ink("well", 200 - dark), _shaded(_ink("well", dark), 0.22)])
+    view = _slot(chip, well)
+    reader = ChipReader()
+    look = reader.wells({"small": {"small window 1": view}})["small"]
+    ctx = moved_palette(0.0, 0.0)
+    chips = reader.chips(ctx, {"small window 1": view}, look, "small", PanSize.SMALL)
+    assert chips == ([read] if read else [])
+    (slot,) = [r for r in ctx.reads if r.component == "small window 1"]
+    assert slot.problem == (None if read else "small window 1: ambiguous chip (TiO2/binder)")
 
 
 def test_a_pans_well_hue_is_its_wells_not_a_cups_beside_it() -> None:

@@ -107,6 +107,13 @@ CHIP_LOG_Y = 0.8
 # A chip's brightness against its well's: shadows, highlights and blur keep it within this
 # factor range of what the well's brightness predicts.
 RELATIVE_LIGHT = (0.37, 1.8)
+# The chip may lie in the light of any part of the well around, not only of its median: a cup's
+# shadow across part of the well may cover the chip. Its darker and brighter parts
+# (percentiles of the well-coloured pixels' L*) widen the range. On validation seed 60047 a TiO2
+# chip in a cup's shadow, its well lit but for a part as dark, was read binder (0.62, no
+# problem) against the median's light alone; widened, it reads TiO2, and of 780 slots read as
+# or refused between TiO2 and binder (train and validation, as rendered), only it changed.
+LIT_RANGE = (10.0, 90.0)
 CHIP_REJECT_DELTA_E = 22.0
 # A chip the sensor clipped in some channel (a white chip, or a light one overexposed) shows only
 # that it was at least that bright there: an ink explains it only if, at the chip's brightness,
@@ -286,15 +293,20 @@ class ChipReader:
         if clipped.any() or bright.max() > 255.0:
             top = float(np.percentile(shown[:, 0], WELL_TOP))
             return self._classify_clipped(bright, clipped, around, top)
-        return self._classify(middle, around)
+        darker, brighter = (float(q) for q in np.percentile(shown[:, 0], LIT_RANGE))
+        return self._classify(middle, around, (darker, brighter))
 
-    def _classify(self, middle: Lab, around: Lab) -> SlotRead:
+    def _classify(self, middle: Lab, around: Lab, lit: tuple[float, float]) -> SlotRead:
         """The chip ink nearest the middle's colour, each ink taken as bright as the middle (as
-        far as the light on the well around allows)."""
+        far as the light on the well around allows: ``lit``, the L* of its darker and brighter
+        well-coloured parts)."""
         local = lightness_to_y(float(around[0])) / self.well_luminance
+        darker, brighter = (lightness_to_y(v) / self.well_luminance for v in lit)
         seen = lightness_to_y(float(middle[0]))
         low, high = RELATIVE_LIGHT
-        scale = np.clip(seen / self.ink_luminance, local * low, local * high)
+        scale = np.clip(
+            seen / self.ink_luminance, min(local, darker) * low, max(local, brighter) * high
+        )
         expected = to_lab(np.asarray(linear_to_srgb(self.inks * scale[:, None]), np.float32))
         distance = np.sqrt(((expected - middle) ** 2).sum(axis=1))
         titanium = seen / (self.ink_luminance[TIO2] * local)
