@@ -12,13 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.benchmark import judge, perturbed, render_board
-from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, predefined_dictionary
-from vision.perturb import FAMILIES
-from vision.render.envelope import Difficulty
-from vision.render.renderer import Renderer
-from vision.scan.scanner import Scanner
-from vision.splits import SPLITS
+from tests.vision.gates import train_trials
 
 GATE_BOARDS = 20
 LEAST_EXACT = 14
@@ -26,13 +20,7 @@ LEAST_EXACT = 14
 
 @pytest.mark.slow
 def test_overexposed_canvases_are_read_tile_by_tile_never_refused_whole() -> None:
-    scanner, renderer = Scanner(), Renderer()
-    yardstick = MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY))
-    trials = []
-    for seed in SPLITS["train"].seeds(GATE_BOARDS):
-        rendered = render_board(renderer, "colorfield", Difficulty.HARD, seed)
-        board, image = perturbed(renderer, rendered, FAMILIES["ev:+1"])
-        trials.append(judge(scanner, board, image, yardstick))
+    trials = train_trials("colorfield", ["ev:+1"], GATE_BOARDS)["ev:+1"]
     assert [t.seed for t in trials if t.outcome in ("confident-wrong", "missed")] == []
     assert [t.seed for t in trials if any("overexposed" in p for p in t.problems)] == []
     exact = sum(t.outcome == "exact" for t in trials)

@@ -18,13 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.benchmark import Trial, judge, perturbed, render_board
-from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, predefined_dictionary
-from vision.perturb import FAMILIES
-from vision.render.envelope import Difficulty
-from vision.render.renderer import Renderer
-from vision.scan.scanner import Scanner
-from vision.splits import SPLITS
+from tests.vision.gates import train_trials
 
 GATE_BOARDS = 20
 LEAST_EXACT = {"noise:12": 16, "noise:20": 15, "ev:+1": 7}
@@ -33,14 +27,7 @@ BLOWN_OUT = "blown out by the light (at the sensor's limit)"
 
 @pytest.mark.slow
 def test_pigment_lab_boards_in_noise_and_bright_light_are_read_or_refused_never_wrong() -> None:
-    scanner, renderer = Scanner(), Renderer()
-    yardstick = MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY))
-    trials: dict[str, list[Trial]] = {family: [] for family in LEAST_EXACT}
-    for seed in SPLITS["train"].seeds(GATE_BOARDS):
-        rendered = render_board(renderer, "pigments", Difficulty.HARD, seed)
-        for family, judged in trials.items():
-            board, image = perturbed(renderer, rendered, FAMILIES[family])
-            judged.append(judge(scanner, board, image, yardstick))
+    trials = train_trials("pigments", list(LEAST_EXACT), GATE_BOARDS)
     for family, judged in trials.items():
         assert [t.seed for t in judged if t.outcome in ("confident-wrong", "missed")] == [], family
         exact = sum(t.outcome == "exact" for t in judged)
