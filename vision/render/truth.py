@@ -15,6 +15,10 @@ from vision.render.camera import Camera, marker_cell_px
 from vision.render.scene import Placed, Points, Scene
 
 OCCLUDED = 0.01  # the share of a marker hidden before it counts as occluded
+# A place's middle: its outline shrunk to this share about its centre. Readers look there first
+# (a chip in a 9 mm ring is read within 4.95 mm of its centre), so an occluder over a place's
+# edge alone may hide nothing that decides it.
+MIDDLE = 0.55
 
 
 def _pixels(points: Points) -> list[list[float]]:
@@ -125,9 +129,21 @@ def _covered_regions(scene: Scene, camera: Camera, silhouette: Image) -> list[di
     for board in scene.boards:
         # The Isle sheet's pencil key is no place of the game: nothing is read or scored there.
         for region in (r for r in board.layout.regions if r.role != "key"):
-            share = covered(camera.project(board.pose.apply(_outline(region.shape))), silhouette)
+            outline = np.asarray(_outline(region.shape), np.float64)
+            share = covered(camera.project(board.pose.apply(outline)), silhouette)
             if share > 0:
-                regions.append({"board": board.layout.key, "region": region.name, "covered": share})
+                centre = outline.mean(axis=0)
+                middle = centre + (outline - centre) * MIDDLE
+                regions.append(
+                    {
+                        "board": board.layout.key,
+                        "region": region.name,
+                        "covered": share,
+                        "covered_middle": covered(
+                            camera.project(board.pose.apply(middle)), silhouette
+                        ),
+                    }
+                )
     return regions
 
 
