@@ -24,6 +24,7 @@ from companion.cli import (
     scan,
     score,
     serve,
+    train,
 )
 from companion.errors import AtelierError
 
@@ -65,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     scan.register(commands)
     led.register(commands)
     serve.register(commands)
+    train.register(commands)
     return parser
 
 

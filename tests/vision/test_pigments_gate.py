@@ -12,6 +12,8 @@ rate's 95 % Wilson interval, so that only a real loss fails):
 - +1 EV: refused whole when a quarter of the print clipped, 11 boards read exactly; slot by
   slot, 12, the other 8 refused for places blown out (7 boards), wells lit beyond their hue and
   a TiO2 chip as white as binder.
+- Since chips are decided by the fitted chip model (whose train boards, 20000-21499, include
+  these, as rendered: the perturbed photos it never saw): 19, 18 and 10.
 """
 
 from __future__ import annotations

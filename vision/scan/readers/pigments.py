@@ -3,11 +3,10 @@
 A palette seen by one marker alone, which may place it centimetres off, is first placed by its
 print (``pigments_pose``). Each pan is then lined up with its print: a board seen by one or two
 of its markers can be misplaced by millimetres far from them. A chip is then read against its
-own surroundings, the dark well of its pan, which lies in the same light: an empty slot looks
-like the well around it, a chip does not, and a chip's colour is matched with the printed chip
-inks at a brightness that may differ from the well's only as much as shadows, highlights and
-blur make it. A shade card is known by its marker, or else by its face, and a place without one
-by its print showing bare.
+own surroundings, the dark well of its pan, which lies in the same light, and a fitted model
+decides from those measurements whether the slot is empty, holds a chip, or is covered
+(``pigments_chips``). A shade card is known by its marker, or else by its face, and a place
+without one by its print showing bare.
 """
 
 from __future__ import annotations
@@ -47,8 +46,8 @@ class Guide:
 
 
 class PigmentsReader(BoardReader):
-    def __init__(self) -> None:
-        self.chip_reader = ChipReader()
+    def __init__(self, chip_reader: ChipReader | None = None) -> None:
+        self.chip_reader = chip_reader or ChipReader()
         self.shade_cards = ShadeCards()
         self._guides: dict[tuple[str, float], Guide] = {}
         self._prints: dict[str, PalettePrint] = {}
@@ -114,9 +113,9 @@ def _guide(layout: Layout, printed: NDArray[np.uint8], ppm: float) -> Guide:
     return Guide(pans, marks)
 
 
-# Not refused when overexposed: a chip the sensor clipped in some channel is matched only with the
-# inks that would have clipped there too, at a brightness the well around allows (TiO2 and
-# binder both white there: refused as ambiguous), and a place or well blown out is not seen.
+# Not refused when overexposed: a chip the sensor clipped in some channel is measured only against
+# the inks that would have clipped there too, at a brightness the well around allows (TiO2 and
+# binder both white there leave the chip model unsure), and a place or well blown out is not seen.
 # On validation seeds 60000-60039, refused whole when a quarter of the print clipped, 20 of 40
 # boards read exactly at +1 EV and 2 at +1.5 EV; read slot by slot, 23 and 8; none confidently
 # wrong either way.

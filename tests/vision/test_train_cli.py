@@ -1,0 +1,48 @@
+"""``atelier train chips``: a chip model refitted from renders, written whole, its bad options
+refused in one line."""
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.cli import assert_user_error, atelier
+from vision.fitted.model_file import load
+from vision.scan.readers.chip_features import FEATURES
+from vision.scan.readers.pigments_chips import CLASSES
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["--boards", "5"], ["--boards: 5 is out of range"]),
+        (["--validation-boards", "0"], ["--validation-boards: 0 is out of range"]),
+        (["--difficulty", "nightmare"], ["--difficulty", "nightmare"]),
+    ],
+)
+def test_bad_options_are_one_line(args, fragments):
+    assert_user_error(atelier("train", "chips", *args), *fragments)
+
+
+def test_a_folder_is_no_model_file(tmp_path):
+    assert_user_error(atelier("train", "chips", "--out", tmp_path), "--out", "is a folder")
+
+
+@pytest.mark.slow
+def test_a_model_fitted_on_a_few_boards_is_written_and_reads_back(tmp_path):
+    out = tmp_path / "chips.json"
+    run = atelier("train", "chips", "--boards", "60", "--validation-boards", "20", "--out", out)
+    assert run.status == 0, run.stderr
+    report = json.loads(run.stdout)
+    fitted = load(out, CLASSES, FEATURES)
+    assert report["file"] == str(out)
+    assert report["threshold"] == fitted.refuse_below
+    assert report["temperature"] == fitted.model.temperature
+    assert fitted.provenance["train"]["seeds"] == [20000, 20059]
+    assert fitted.provenance["validation"]["seeds"] == [60000, 60019]
+    assert sum(report["slots"]["train"].values()) == fitted.provenance["train"]["slots"]
+    # Its probabilities are probabilities, and its threshold one the curve measured.
+    chances = fitted.model.probabilities(np.zeros((3, len(FEATURES))))
+    assert np.allclose(chances.sum(axis=1), 1.0)
+    assert fitted.refuse_below in [point["threshold"] for point in report["curve"]]
+    assert [p.name for p in tmp_path.iterdir()] == ["chips.json"]
