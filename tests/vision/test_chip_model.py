@@ -2,14 +2,18 @@
 the model's probabilities become a read or a refusal."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from vision.fitted.chip_data import WIDER_EV, WIDER_NOISE, widened
 from vision.fitted.model_file import FittedModel, load
 from vision.fitted.softmax import Softmax
 from vision.fitted.typical import Typicality
 from vision.layout.inks import INKS
+from vision.render.envelope import Difficulty
+from vision.render.renderer import RenderOptions
 from vision.scan.colours import lab_8bit
 from vision.scan.readers.chip_features import (
     COMPARED,
@@ -135,7 +139,7 @@ def test_an_answer_unlike_its_kind_is_refused_however_sure() -> None:
     assert ChipReader(sure).decide(ANY).chip == "TiO2"
     far = SlotFeatures(tuple(3.0 if k == COMPARED[0] else 0.0 for k in range(len(FEATURES))))
     read = ChipReader(sure).decide(far)
-    assert (read.chip, read.problem) == (None, "covered, or unlike any TiO2 seen")
+    assert (read.chip, read.problem) == (None, "covered, or unlike any TiO2 chip seen")
 
 
 def test_the_shipped_model_loads_and_says_how_it_was_made() -> None:
@@ -143,3 +147,19 @@ def test_the_shipped_model_loads_and_says_how_it_was_made() -> None:
     assert shipped.provenance["command"].startswith("atelier train chips")
     assert shipped.typicality is not None
     assert 0.5 <= shipped.refuse_below < 1.0
+
+
+def test_half_the_boards_fitted_on_are_photographed_wider_than_the_envelope() -> None:
+    assert widened(20000) is None
+    change = widened(20001)
+    assert change is not None
+    options = change(RenderOptions(20001, Difficulty.HARD))
+    assert options.exposure_ev is not None and options.noise_sigma is not None
+    assert WIDER_EV[0] <= options.exposure_ev <= WIDER_EV[1]
+    assert WIDER_NOISE[0] <= options.noise_sigma <= WIDER_NOISE[1]
+    again = widened(20001)
+    assert again is not None and again(RenderOptions(20001)) == replace(
+        RenderOptions(20001), exposure_ev=options.exposure_ev, noise_sigma=options.noise_sigma
+    )
+    other = widened(20003)
+    assert other is not None and other(options) != options

@@ -448,7 +448,9 @@ def test_a_middle_half_under_a_white_rim_is_refused_and_a_shadows_edge_is_not() 
     problems = {r.component: r.problem for r in ctx.reads}
     # Its colour is near enough TiO2's for the model to name it; but no TiO2 chip it was fitted
     # on was lit so unevenly while of the well's own hue.
-    assert problems["medium-1 window 1"] == "medium-1 window 1: covered, or unlike any TiO2 seen"
+    assert (
+        problems["medium-1 window 1"] == "medium-1 window 1: covered, or unlike any TiO2 chip seen"
+    )
 
 
 @pytest.mark.parametrize("seed, slot", [(5428, "large binder 2"), (8178, "medium-1 binder 1")])

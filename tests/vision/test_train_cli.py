@@ -40,6 +40,7 @@ def test_a_model_fitted_on_a_few_boards_is_written_and_reads_back(tmp_path):
     assert report["temperature"] == fitted.model.temperature
     assert fitted.provenance["train"]["seeds"] == [20000, 20059]
     assert fitted.provenance["validation"]["seeds"] == [60000, 60019]
+    assert fitted.provenance["wider"]["boards"] == "odd seeds"
     assert sum(report["slots"]["train"].values()) == fitted.provenance["train"]["slots"]
     # Its probabilities are probabilities, and its threshold one the curve measured.
     chances = fitted.model.probabilities(np.zeros((3, len(FEATURES))))

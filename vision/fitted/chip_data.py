@@ -4,7 +4,7 @@ boards, with what the render's truth says lies there and how much of its middle 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -12,7 +12,7 @@ from vision.benchmark import TRUTH, render_board
 from vision.fitted.model_file import FittedModel
 from vision.fitted.softmax import Matrix, untrained
 from vision.render.envelope import Difficulty
-from vision.render.renderer import Renderer
+from vision.render.renderer import Renderer, RenderOptions
 from vision.scan.readers.chip_features import FEATURES, SlotFeatures
 from vision.scan.readers.pigments import PigmentsReader
 from vision.scan.readers.pigments_chips import CLASSES, COVERED, EMPTY, ChipReader
@@ -23,6 +23,26 @@ from vision.scan.scanner import Scanner
 # guess: such slots are left out of fitting. A slot hidden beyond its middle alone shows what
 # lies there.
 COVERED_LABEL = 0.5
+
+
+# Every other board is photographed in wider conditions than the hard envelope draws (its
+# exposure within a quarter stop, its sensor noise sigma 3-8): a table's camera may expose a
+# stop and a half either way and be far noisier (a webcam in a dim room). The perturbation
+# families, operations on the photo written apart from the renderer, stay out of the samples.
+WIDER_EV = (-1.5, 1.5)
+WIDER_NOISE = (3.0, 16.0)
+
+Change = Callable[[RenderOptions], RenderOptions]
+
+
+def widened(seed: int) -> Change | None:
+    """How ``seed``'s board is rendered for fitting: as the envelope draws it (even seeds), or
+    at an exposure and sensor noise drawn from the wider ranges (odd seeds)."""
+    if seed % 2 == 0:
+        return None
+    rng = np.random.default_rng([seed, 1])
+    ev, noise = float(rng.uniform(*WIDER_EV)), float(rng.uniform(*WIDER_NOISE))
+    return lambda options: replace(options, exposure_ev=ev, noise_sigma=noise)
 
 
 @dataclass(frozen=True)
@@ -60,8 +80,10 @@ def collect(
     seeds: Iterable[int],
     difficulty: Difficulty,
     progress: Callable[[int], None] | None = None,
+    change: Callable[[int], Change | None] = widened,
 ) -> Samples:
-    """Render a Pigment Lab board per seed, scan it, and keep each slot's features and truth."""
+    """Render a Pigment Lab board per seed (its options changed by ``change(seed)``), scan it,
+    and keep each slot's features and truth."""
     renderer = Renderer()
     seen: list[tuple[str, SlotFeatures]] = []
     scanner = Scanner()
@@ -76,7 +98,7 @@ def collect(
     covered: list[float] = []
     boards = 0
     for boards, seed in enumerate(seeds, 1):
-        rendered = render_board(renderer, "pigments", difficulty, seed)
+        rendered = render_board(renderer, "pigments", difficulty, seed, change(seed))
         seen.clear()
         scanner.scan(rendered.rendering.image, "pigments")
         truth = TRUTH["pigments"](rendered.position)

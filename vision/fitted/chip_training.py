@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.fitted.chip_data import COVERED_LABEL, Samples, collect
+from vision.fitted.chip_data import COVERED_LABEL, WIDER_EV, WIDER_NOISE, Samples, collect
 from vision.fitted.model_file import FittedModel
 from vision.fitted.softmax import calibrated, fit, log_loss
 from vision.fitted.typical import CUTOFF, fit_typicality
@@ -123,6 +123,7 @@ def train_chip_model(
         ),
         "train": _provenance(train, SPLITS["train"].first),
         "validation": _provenance(validation, SPLITS["validation"].first),
+        "wider": {"boards": "odd seeds", "exposure_ev": WIDER_EV, "noise_sigma": WIDER_NOISE},
         "penalty": PENALTY,
         "typical_share": CUTOFF,
     }

@@ -61,6 +61,9 @@ class RenderOptions:
     # Fixed light instead of one drawn from the difficulty's range (for lighting studies).
     kelvin: float | None = None
     exposure_ev: float | None = None
+    # Fixed sensor noise (sigma, 8-bit levels) instead of the difficulty's range (for fitting a
+    # reader across more cameras than the envelope draws).
+    noise_sigma: float | None = None
     # A hand over one corner of this board (index into the plan's boards), whatever the
     # difficulty: a live video's moments of a player reaching over the table.
     hand_over: int | None = None
@@ -149,6 +152,8 @@ class Renderer:
         silhouette = draw_occluders(frame, camera, occluders, lighting)
         frame = light(frame, seen, scene.extent(), lighting)
         sensor = choose_sensor(env, _rng(seed, "sensor"))
+        if options.noise_sigma is not None:
+            sensor = dataclasses.replace(sensor, noise_sigma=options.noise_sigma)
         data = jpeg(expose(frame, sensor, _rng(seed, "noise")), sensor.jpeg_quality)
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         parameters = {

@@ -186,7 +186,7 @@ class ChipReader:
         if best == COVERED:
             return SlotRead(None, 0.0, "covered (neither a chip nor the bare well)")
         if not self.fitted.accepts(features.vector(), best):
-            return SlotRead(None, 0.0, f"covered, or unlike any {_named(best)} seen")
+            return SlotRead(None, 0.0, f"covered, or {_unlike(best)}")
         if chance < self.fitted.refuse_below:
             return SlotRead(None, 0.0, f"unsure ({_named(best)} {chance:.2f}, or {_named(second)})")
         return SlotRead(None if best == EMPTY else best, chance)
@@ -260,6 +260,10 @@ def slot_views(ctx: BoardContext, pixels: PanPixels, shift: Shift) -> dict[str, 
 
 def _named(answer: str) -> str:
     return "the empty well" if answer == EMPTY else answer
+
+
+def _unlike(answer: str) -> str:
+    return "unlike the bare wells seen" if answer == EMPTY else f"unlike any {answer} chip seen"
 
 
 def _enough(view: SlotView) -> bool:
