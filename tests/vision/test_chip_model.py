@@ -117,6 +117,9 @@ def test_below_the_threshold_the_two_likeliest_are_named() -> None:
     assert read.problem == "unsure (TiO2 0.60, or binder)"
     empty = ChipReader(model({"empty": 0.55, "binder": 0.45})).decide(ANY)
     assert empty.problem == "unsure (the empty well 0.55, or binder)"
+    # Just short of the threshold, never shown as reaching it.
+    close = ChipReader(model({"TiO2": 0.8999, "binder": 0.1001})).decide(ANY)
+    assert close.problem == "unsure (TiO2 0.89, or binder)"
 
 
 def test_covered_is_never_read() -> None:

@@ -188,7 +188,9 @@ class ChipReader:
         if not self.fitted.accepts(features.vector(), best):
             return SlotRead(None, 0.0, f"covered, or {_unlike(best)}")
         if chance < self.fitted.refuse_below:
-            return SlotRead(None, 0.0, f"unsure ({_named(best)} {chance:.2f}, or {_named(second)})")
+            # Rounded down: a chance shown as the threshold would seem to have reached it.
+            shown = math.floor(round(chance * 100, 6)) / 100
+            return SlotRead(None, 0.0, f"unsure ({_named(best)} {shown:.2f}, or {_named(second)})")
         return SlotRead(None if best == EMPTY else best, chance)
 
 
