@@ -34,6 +34,7 @@ from vision.scan.colours import WhiteBalance, lab_8bit
 from vision.scan.context import BoardContext
 from vision.scan.readers.chip_features import SlotView
 from vision.scan.readers.pigments import PigmentsReader
+from vision.scan.readers.pigments_align import _align, pan_print
 from vision.scan.readers.pigments_chips import ChipReader
 from vision.scan.readers.pigments_pose import palette_print, placed_by_print
 from vision.scan.rectify import Rectified
@@ -724,3 +725,21 @@ def test_markers_seen_by_their_look_confirm_a_placement_only_across_the_board() 
     image, board, true = tilted_palette(cover=((1000, 480), 320))
     placed = placed_by_print(image, replace(board, homography=true), palette_print(board.layout))
     assert placed.marker_ids == (99,)
+
+
+@pytest.mark.parametrize(
+    ("dx", "lined_up"), [(6.0, True), (11.0, True), (13.0, False), (14.0, False)]
+)
+def test_a_pan_whose_best_match_lies_at_the_edge_of_the_reach_is_not_lined_up(
+    dx: float, lined_up: bool
+) -> None:
+    # The whole face moved dx mm: within the 12 mm reach the pan lines up where it lies; beyond
+    # it the best match is where the search stopped, not a peak, and counts for nothing.
+    ctx = moved_palette(dx, 0.0)
+    printed = draw_layout(palette(), PPM)
+    found_dx, found_dy, score = _align(ctx, pan_print(palette(), printed, "medium-2", PPM))
+    if lined_up:
+        assert (found_dx, found_dy) == pytest.approx((dx, 0.0), abs=0.5)
+        assert score > 0.9
+    else:
+        assert score == 0.0
