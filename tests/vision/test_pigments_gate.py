@@ -13,8 +13,8 @@ rate's 95 % Wilson interval, so that only a real loss fails):
   slot, 12, the other 8 refused for places blown out (7 boards), wells lit beyond their hue and
   a TiO2 chip as white as binder.
 - Since chips are decided by the fitted chip model (whose train boards, 20000-21499, include
-  these, half of them photographed more widely; the perturbed photos it never saw): 19, 19 and
-  11.
+  these, half of them photographed more widely; the perturbed photos it never saw): 20, 19 and
+  12.
 """
 
 from __future__ import annotations
