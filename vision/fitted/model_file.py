@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,20 +63,16 @@ def to_json(fitted: FittedModel) -> dict[str, Any]:
 
 
 def save(fitted: FittedModel, path: Path) -> None:
-    """Write the model to ``path`` whole or not at all (a temporary file renamed over it)."""
+    """Write the model to ``path`` whole or not at all: under a temporary name in the same
+    folder (created with the mode any file written there gets), then renamed over it."""
     text = json.dumps(to_json(fitted), indent=1) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        # As any file written here would be, not the private mode of a temporary one.
-        umask = os.umask(0)
-        os.umask(umask)
-        Path(temporary).chmod(0o666 & ~umask)
-        Path(temporary).replace(path)
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
 
 

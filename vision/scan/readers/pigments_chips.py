@@ -21,9 +21,8 @@ from numpy.typing import NDArray
 from companion.games.pigments.model import PanSize
 from companion.observation import ComponentRead as Read
 from vision.fitted.model_file import FittedModel, load
-from vision.layout.inks import INKS
 from vision.layout.model import Layout
-from vision.scan.colours import lab_8bit, rgb_to_lab
+from vision.scan.colours import lab_8bit
 from vision.scan.context import BoardContext
 from vision.scan.readers.chip_features import (
     CHIPS,
@@ -105,7 +104,6 @@ class ChipReader:
         self.fitted = fitted or load(MODEL_FILE, CLASSES, FEATURES)
         self.observe = observe
         self.measure = ChipMeasure()
-        self.well = rgb_to_lab(INKS["well"])
 
     def wells(self, views: dict[str, dict[str, SlotView]]) -> dict[str, WellLook | None]:
         """Each pan's well as this photo shows it. Its a*b*: a light's colour that the white
@@ -116,7 +114,7 @@ class ChipReader:
         lightest: WELL_LIFT above their median L*, at least WELL_MAX_L. None for a pan whose
         well-coloured pixels show more than WELL_LIGHTER lighter than the other pans': its
         wells are hidden under something pale of their hue."""
-        ink = np.asarray(self.well[1:], np.float64)
+        ink = np.asarray(self.measure.well[1:], np.float64)
 
         def well_like(around: list[Lab]) -> Lab:
             seen = np.concatenate([np.zeros((0, 3), np.float32), *around])
@@ -179,13 +177,14 @@ class ChipReader:
     def decide(self, features: SlotFeatures) -> SlotRead:
         """The likeliest answer when the model is sure enough of it, else a refusal that names
         the two likeliest."""
-        chances = self.fitted.model.probabilities(features.vector())[0]
+        sample = features.vector()
+        chances = self.fitted.model.probabilities(sample)[0]
         order = np.argsort(-chances, kind="stable")
         best, second = (CLASSES[int(k)] for k in order[:2])
         chance = float(chances[order[0]])
         if best == COVERED:
             return SlotRead(None, 0.0, "covered (neither a chip nor the bare well)")
-        if not self.fitted.accepts(features.vector(), best):
+        if not self.fitted.accepts(sample, best):
             return SlotRead(None, 0.0, f"covered, or {_unlike(best)}")
         if chance < self.fitted.refuse_below:
             # Rounded down: a chance shown as the threshold would seem to have reached it.
