@@ -3,11 +3,13 @@ the model's probabilities become a read or a refusal."""
 
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from vision.fitted.chip_data import WIDER_EV, WIDER_NOISE, widened
+from companion.errors import SourceError
+from vision.fitted.chip_data import WIDER_EV, WIDER_NOISE, collect, widened
 from vision.fitted.model_file import FittedModel, load
 from vision.fitted.softmax import Softmax
 from vision.fitted.typical import Typicality
@@ -15,6 +17,7 @@ from vision.layout.inks import INKS
 from vision.render.envelope import Difficulty
 from vision.render.renderer import RenderOptions
 from vision.scan.colours import lab_8bit
+from vision.scan.readers import pigments_chips
 from vision.scan.readers.chip_features import (
     COMPARED,
     FAR,
@@ -25,6 +28,7 @@ from vision.scan.readers.chip_features import (
     WellLook,
 )
 from vision.scan.readers.pigments_chips import CLASSES, MODEL_FILE, ChipReader
+from vision.scan.scanner import Scanner
 
 
 def ink(name: str, count: int, light: float = 1.0) -> np.ndarray:
@@ -166,3 +170,18 @@ def test_half_the_boards_fitted_on_are_photographed_wider_than_the_envelope() ->
     )
     other = widened(20003)
     assert other is not None and other(options) != options
+
+
+def test_samples_are_gathered_without_the_shipped_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Refitting must not depend on the file it replaces: broken, the scanner's default reader
+    # cannot be built, but gathering samples never builds it.
+    broken = tmp_path / "chips.json"
+    broken.write_text("{", encoding="utf-8")
+    monkeypatch.setattr(pigments_chips, "MODEL_FILE", broken)
+    with pytest.raises(SourceError):
+        Scanner()
+    samples = collect([20000], Difficulty.HARD)
+    assert samples.boards == 1
+    assert len(samples) > 0

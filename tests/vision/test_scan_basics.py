@@ -121,3 +121,12 @@ def test_cli_scan_bad_inputs(tmp_path: Path) -> None:
     profile = tmp_path / "p.json"
     profile.write_text("{}")
     assert_user_error(atelier("scan", blank, "--calibration", profile), "p.json: format: missing")
+
+
+def test_a_reader_given_to_the_scanner_reads_its_kind_and_only_its_kind() -> None:
+    canvas = Scanner().readers[("colorfield", "canvas")]
+    scanner = Scanner(readers={("colorfield", "canvas"): canvas})
+    assert scanner.readers[("colorfield", "canvas")] is canvas
+    assert scanner.readers[("isle", "sheet")] is not None
+    with pytest.raises(ValueError, match="no board kind"):
+        Scanner(readers={("chess", "board"): canvas})

@@ -86,13 +86,13 @@ def collect(
     and keep each slot's features and truth."""
     renderer = Renderer()
     seen: list[tuple[str, SlotFeatures]] = []
-    scanner = Scanner()
-    # The features are measured before any decision, so a model that decides nothing will do.
+    # The features are measured before any decision, so a model that decides nothing will do
+    # (and the shipped model, which may be the one being refitted, is never loaded).
     reader = ChipReader(
         FittedModel(untrained(CLASSES, FEATURES), 1.0),
         observe=lambda slot, features: seen.append((slot, features)),
     )
-    scanner.readers[("pigments", "palette")] = PigmentsReader(reader)
+    scanner = Scanner(readers={("pigments", "palette"): PigmentsReader(reader)})
     rows: list[tuple[float, ...]] = []
     truths: list[str] = []
     covered: list[float] = []

@@ -86,8 +86,13 @@ class Scanner:
     """Reads every Atelier board in a photo."""
 
     def __init__(
-        self, camera: CameraModel | None = None, colour: ColourCorrection | None = None
+        self,
+        camera: CameraModel | None = None,
+        colour: ColourCorrection | None = None,
+        readers: Mapping[Kind, BoardReader] | None = None,
     ) -> None:
+        """``readers``: readers to use instead of the default ones for their kinds (the
+        defaults of the other kinds are built as usual)."""
         dictionary = predefined_dictionary(ATELIER_DICTIONARY)
         self.search = MarkerSearch(dictionary)
         self.outline_pass = MarkerDetector(dictionary)
@@ -97,8 +102,15 @@ class Scanner:
         self._undistort: dict[tuple[int, int], tuple[Any, Any]] = {}
         self._faces: dict[tuple[str, float], Image] = {}
         self._coloured_print: dict[tuple[str, float], NDArray[np.intp]] = {}
+        given = readers or {}
+        unknown = sorted(set(given) - set(READERS))
+        if unknown:
+            raise ValueError(f"no board kind {unknown[0]} to read")
+        # A default reader is built only where none is given: building one may load a model
+        # file, which retraining that very model must not depend on.
         self.readers: dict[Kind, BoardReader] = {
-            kind: entry.reader() for kind, entry in READERS.items()
+            kind: given[kind] if kind in given else entry.reader()
+            for kind, entry in READERS.items()
         }
         self.rescue = Rescue(RESCUED_KINDS)
         self.sheet_rescue = Rescue(RESCUED_SHEETS)
