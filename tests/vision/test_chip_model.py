@@ -139,8 +139,6 @@ def test_an_answer_unlike_its_kind_is_refused_however_sure() -> None:
         np.zeros((k, n)),
         np.tile(np.eye(n), (k, 1, 1)),
         np.full(k, 4.0),  # within 2 standard units of the class's mean
-        np.zeros(len(FEATURES)),
-        np.ones(len(FEATURES)),
     )
     sure = model({"TiO2": 0.999}, typicality=typicality)
     assert ChipReader(sure).decide(ANY).chip == "TiO2"

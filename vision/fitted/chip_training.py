@@ -113,9 +113,7 @@ def train_chip_model(
         progress("fitting")
     model = fit(train.features, train.labels, CLASSES, FEATURES, PENALTY, DEGREE)
     model = calibrated(model, validation.features, validation.labels)
-    typicality = fit_typicality(
-        train.features, train.labels, CLASSES, model.mean, model.scale, COMPARED
-    )
+    typicality = fit_typicality(model.standardised(train.features), train.labels, CLASSES, COMPARED)
     curve = threshold_curve(FittedModel(model, 0.0, {}, typicality), validation)
     threshold = refusal_threshold(curve)
     provenance = {

@@ -34,7 +34,9 @@ class FittedModel:
 
     def accepts(self, sample: np.ndarray, name: str) -> bool:
         """Whether ``sample`` is typical of class ``name``, as the model's samples of it were."""
-        return self.typicality is None or self.typicality.typical(sample, name)
+        if self.typicality is None:
+            return True
+        return self.typicality.typical(self.model.standardised(sample)[0], name)
 
 
 def to_json(fitted: FittedModel) -> dict[str, Any]:
@@ -139,8 +141,6 @@ def from_json(data: Any, classes: Sequence[str], features: Sequence[str]) -> Fit
             _array(shape, "mean", (k, n), "typicality."),
             _array(shape, "precision", (k, n, n), "typicality."),
             cutoff,
-            mean,
-            scale,
         )
     return FittedModel(model, refuse_below, provenance, typicality)
 

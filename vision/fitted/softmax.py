@@ -37,8 +37,13 @@ class Softmax:
     temperature: float = 1.0
     degree: int = 1
 
+    def standardised(self, samples: Matrix) -> Matrix:
+        """One row per sample: each feature less its mean over the fitted samples, in units of
+        their spread."""
+        return np.asarray((np.atleast_2d(samples) - self.mean) / self.scale, np.float64)
+
     def logits(self, samples: Matrix) -> Matrix:
-        z = expand((np.atleast_2d(samples) - self.mean) / self.scale, self.degree)
+        z = expand(self.standardised(samples), self.degree)
         return np.asarray(z @ self.weights.T + self.bias, np.float64)
 
     def probabilities(self, samples: Matrix) -> Matrix:

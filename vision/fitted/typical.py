@@ -26,38 +26,34 @@ RIDGE = 0.1
 
 @dataclass(frozen=True)
 class Typicality:
-    """Each class's samples as one Gaussian over the features at ``used`` (standardised)."""
+    """Each class's samples as one Gaussian over the features at ``used``, standardised as the
+    model they go with standardises them."""
 
     classes: tuple[str, ...]
     used: tuple[int, ...]  # which features are compared
     mean: Matrix  # (classes, used)
     precision: Matrix  # (classes, used, used)
     cutoff: Matrix  # (classes,): squared distance
-    centre: Matrix  # (features,): the standardisation
-    scale: Matrix
 
-    def distance(self, sample: Matrix, name: str) -> float:
-        """Squared Mahalanobis distance of one sample from class ``name``."""
+    def distance(self, standardised: Matrix, name: str) -> float:
+        """Squared Mahalanobis distance of one standardised sample from class ``name``."""
         k = self.classes.index(name)
-        z = (np.asarray(sample, np.float64).reshape(-1) - self.centre) / self.scale
-        apart = z[list(self.used)] - self.mean[k]
+        apart = np.asarray(standardised, np.float64).reshape(-1)[list(self.used)] - self.mean[k]
         return float(apart @ self.precision[k] @ apart)
 
-    def typical(self, sample: Matrix, name: str) -> bool:
-        return bool(self.distance(sample, name) <= self.cutoff[self.classes.index(name)])
+    def typical(self, standardised: Matrix, name: str) -> bool:
+        return bool(self.distance(standardised, name) <= self.cutoff[self.classes.index(name)])
 
 
 def fit_typicality(
-    samples: Matrix,
+    standardised: Matrix,
     labels: Sequence[str],
     classes: Sequence[str],
-    centre: Matrix,
-    scale: Matrix,
     used: Sequence[int],
 ) -> Typicality:
-    """Each class's mean and covariance over its samples' features at ``used`` (standardised by
-    ``centre`` and ``scale``), and the CUTOFF quantile of its samples' own distances."""
-    z = ((np.asarray(samples, np.float64) - centre) / scale)[:, list(used)]
+    """Each class's mean and covariance over its samples' standardised features at ``used``, and
+    the CUTOFF quantile of its samples' own distances."""
+    z = np.asarray(standardised, np.float64)[:, list(used)]
     d = z.shape[1]
     means, precisions, cutoffs = [], [], []
     for name in classes:
@@ -79,6 +75,4 @@ def fit_typicality(
         np.array(means),
         np.array(precisions),
         np.array(cutoffs),
-        np.asarray(centre, np.float64),
-        np.asarray(scale, np.float64),
     )
