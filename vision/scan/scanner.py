@@ -26,6 +26,7 @@ from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefi
 from vision.images import Image, to_gray
 from vision.layout.catalogue import marker_index
 from vision.layout.model import Layout
+from vision.scan.blots import MIN_BLOTS, blots
 from vision.scan.colours import channel_max
 from vision.scan.context import BoardContext, piece_on_board, white_of
 from vision.scan.marker_search import MarkerSearch, Place
@@ -266,6 +267,11 @@ class Scanner:
         unread = unreadable(outlines, markers, areas, width, height)
         if not markers and not unread:
             unread = unreadable(self._whole_frame_outlines(image), [], areas, width, height)
+        if not markers and not unread:
+            # Smeared past any outline, markers still leave dark blots on their paper.
+            squares = [blot.square() for blot in blots(image)]
+            smeared = unreadable(squares, [], areas, width, height)
+            unread = tuple(u for u in smeared if u.candidates >= MIN_BLOTS)
         stages["unreadable"] = (clock() - start) * 1000
         return Observation(
             tuple(observations),
