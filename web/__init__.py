@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, abort, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import AtelierError
@@ -22,8 +22,9 @@ from companion.table.session import (
     Tables,
     UnknownTableError,
 )
+from web.access import BURST, PER_MINUTE, UNSAFE_METHODS, CreationLimit, Hosts
 from web.hub import Hub
-from web.services import Services, install
+from web.services import Services, install, services
 
 MAX_UPLOAD = 16 * 1024 * 1024  # a phone photo is 2..8 MB
 SECRET_FILE = "secret.key"
@@ -33,6 +34,10 @@ DEFAULTS: Mapping[str, Any] = {
     "SSE_MAX_SECONDS": 300.0,
     "SESSION_COOKIE_SAMESITE": "Strict",
     "SESSION_COOKIE_HTTPONLY": True,
+    # Names the server answers to besides the local ones (``atelier serve`` adds its addresses).
+    "ALLOWED_HOSTS": (),
+    "TABLES_PER_MINUTE": PER_MINUTE,
+    "TABLES_BURST": BURST,
 }
 STATUS: Mapping[type[AtelierError], int] = {
     UnknownTableError: 404,
@@ -93,6 +98,8 @@ def create_app(
             float(app.config["SSE_MAX_SECONDS"]),
             live,
             led_state,
+            Hosts.of(app.config["ALLOWED_HOSTS"]),
+            CreationLimit(app.config["TABLES_PER_MINUTE"], app.config["TABLES_BURST"]),
         ),
     )
 
@@ -112,8 +119,31 @@ def create_app(
         return _error(status, str(error), getattr(error, "ignored", None))
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> tuple[Any, int]:
-        return _error(error.code or 500, error.description or error.name, None)
+    def http_error(error: HTTPException) -> Response:
+        body, status = _error(error.code or 500, error.description or error.name, None)
+        response = app.make_response((body, status))
+        # What the client is told to do next (wait, or use another method) stays with it.
+        for name, value in error.get_headers():
+            if name in ("Retry-After", "Allow"):
+                response.headers[name] = value
+        return response
+
+    @app.before_request
+    def addressed_here() -> None:
+        """Refuse a request addressed to a name that is not the server's (a page that pointed
+        its own name at this machine), and a change sent from another site's page."""
+        hosts = services().hosts
+        host = request.headers.get("Host", "")
+        if not hosts.allows(host):
+            abort(
+                421,
+                description=f"this server does not answer to the name {host[:80]!r} "
+                "(atelier serve --allow-host NAME allows it)",
+            )
+        origin = request.headers.get("Origin")
+        changing = request.method in UNSAFE_METHODS
+        if changing and origin is not None and not hosts.allows_origin(origin):
+            abort(403, description="a change sent from another site's page is refused")
 
     @app.after_request
     def harden(response: Response) -> Response:

@@ -15,7 +15,7 @@ from companion.games.pigments.explain import explain_pan
 from companion.games.pigments.model import Chip, Pan, PanSize
 from companion.table.overlay import marks
 from companion.table.projection import history
-from web.security import require_token
+from web.security import not_fed_live, require_token, slow_down
 from web.services import services
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -48,6 +48,7 @@ def led() -> Response:
 
 @api.post("/tables")
 def create_table() -> tuple[Response, int]:
+    slow_down()
     created = services().tables.create(json_body().value)
     body = {
         "id": created.table,
@@ -77,6 +78,29 @@ def list_tables() -> Response:
 @api.get("/tables/<table>")
 def table_state(table: str) -> Response:
     return jsonify(services().tables.state(table).to_json())
+
+
+@api.delete("/tables/<table>")
+def delete_table(table: str) -> Response:
+    """Remove the table with its whole log and pictures; its live streams end."""
+    tables = services().tables
+    tables.state(table)
+    require_token(table)
+    not_fed_live(table)
+    tables.remove(table)
+    services().hub.wake(table)
+    return jsonify({"deleted": table})
+
+
+@api.post("/tables/<table>/token")
+def rotate_token(table: str) -> tuple[Response, int]:
+    """A new join token for the table; the one sent stops working at once."""
+    tables = services().tables
+    tables.state(table)
+    require_token(table)
+    not_fed_live(table)
+    token = tables.rotate_token(table)
+    return jsonify({"id": table, "token": token, "links": _links(table, token)}), 201
 
 
 @api.get("/tables/<table>/history")

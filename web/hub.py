@@ -49,8 +49,13 @@ class Hub:
                     self._streams.pop(table, None)
 
     def publish(self, event: Event) -> None:
+        self.wake(event.table)
+
+    def wake(self, table: str) -> None:
+        """Wake every stream of ``table`` to read its log (after a new event, or to find the
+        table gone)."""
         with self._lock:
-            streams = list(self._streams.get(event.table, ()))
+            streams = list(self._streams.get(table, ()))
         for wake in streams:
             # A wake-up already waiting covers this event too: the stream reads the log.
             with suppress(queue.Full):

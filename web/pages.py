@@ -18,7 +18,7 @@ from companion.games.paintings.scoring import SCORING_CARDS_IN_PLAY
 from companion.table.projection import TableState
 from companion.table.setup import PRINTED_SEATS, parse_setup
 from web.qr import qr_svg
-from web.security import check_csrf, csrf_token, page_token
+from web.security import check_csrf, csrf_token, page_token, slow_down
 from web.services import services
 
 pages = Blueprint("pages", __name__)
@@ -79,6 +79,7 @@ def _setup_from_form() -> dict[str, Any]:
 @pages.post("/tables")
 def create() -> Response | tuple[str, int]:
     check_csrf()
+    slow_down()
     try:
         setup = parse_setup(Field(_setup_from_form()))
     except AtelierError as exc:

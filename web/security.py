@@ -4,7 +4,8 @@ Anyone on the network may watch. Changing a table needs its join token, sent in 
 ``X-Table-Token`` header (or the ``token`` field of a form): another site cannot read it, and a
 page on another site cannot set that header without the browser asking this server first, which
 it never allows. The start form, posted by a browser without a token, carries a CSRF token tied
-to the browser's session cookie.
+to the browser's session cookie. A table's token can be replaced (a phone that left the table
+keeps the old one) and the table removed, both with the token.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import hmac
 import secrets
 
 from flask import abort, request, session
+from werkzeug.exceptions import TooManyRequests
 
+from web.access import retry_after
 from web.services import services
 
 HEADER = "X-Table-Token"
@@ -33,6 +36,26 @@ def require_token(table: str) -> None:
     """Refuse (403) a change to ``table`` without its join token; an unknown table is a 404."""
     if not services().tables.authorised(table, request_token()):
         abort(403, description="changing this table needs its join token (X-Table-Token)")
+
+
+def not_fed_live(table: str) -> None:
+    """Refuse (409) to remove ``table`` or change its token while the live camera feeds it: the
+    live source follows its tables and their join links itself."""
+    live = services().live
+    if live is not None and any(created.table == table for created in live.fed()):
+        abort(409, description="the live camera feeds this table: stop it first")
+
+
+def slow_down() -> None:
+    """Refuse (429, with ``Retry-After``) a new table from a client that created too many just
+    now."""
+    wait = services().creations.take(request.remote_addr or "")
+    if wait > 0:
+        refused = TooManyRequests(
+            description=f"too many new tables from this address: try again in {retry_after(wait)} s"
+        )
+        refused.retry_after = int(retry_after(wait))
+        raise refused
 
 
 def page_token(table: str) -> str | None:

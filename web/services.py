@@ -1,6 +1,7 @@
 """What the app's views share, held by the app itself (never by the module): the tables of the
-data folder, the hub of live streams, the photo reader, the stream timings, and the live source
-and the LED displays when the server has them."""
+data folder, the hub of live streams, the photo reader, the stream timings, the live source and
+the LED displays when the server has them, the names it answers to and the limit on creating
+tables."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from flask import Flask, current_app
 
 from companion.reading import Live, TableReader
 from companion.table.session import Tables
+from web.access import CreationLimit, Hosts
 from web.hub import Hub
 
 KEY = "atelier"
@@ -25,6 +27,8 @@ class Services:
     stream_seconds: float  # a stream ends after this long; the browser reconnects and catches up
     live: Live | None  # the source feeding tables hands-free (``atelier serve --camera``)
     led_state: Callable[[], Mapping[str, object]] | None  # what emulated LED displays show
+    hosts: Hosts  # the names the server answers to
+    creations: CreationLimit  # how fast each client may create tables
 
 
 def install(app: Flask, services: Services) -> None:

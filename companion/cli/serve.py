@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import signal
 import socket
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -38,6 +39,8 @@ examples:
   atelier serve --demo
 """
 SIOCGIFADDR = 0x8915  # Linux: get an interface's address
+# A name a browser may send as the Host (a DNS name, an IPv4 address, an IPv6 one in brackets).
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]")
 THREADS = 96  # each live viewer holds a thread: 50 viewers at one table, and room to act
 STEADY = Settings()
 SETTLE_S = (0, 10)
@@ -60,6 +63,14 @@ def register(commands: Any) -> None:
     )
     parser.add_argument(
         "--threads", type=int, default=THREADS, help=f"worker threads (default {THREADS})"
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name the server also answers to (repeat for more): besides this machine's "
+        "addresses and names, the one a reverse proxy or a local DNS name gives it",
     )
     parser.add_argument(
         "--led",
@@ -128,6 +139,24 @@ def lan_address() -> str:
         except OSError:
             addresses = []
     return next((a for a in addresses if not a.startswith("127.")), "127.0.0.1")
+
+
+def own_names(host: str, allowed: Sequence[str]) -> list[str]:
+    """The names the server answers to: the address it listens on, every address of this
+    machine (a phone may reach it on any), its host name (with ``.local``, as mDNS gives it) and
+    the names ``allowed`` (``--allow-host``), each checked."""
+    from web.access import host_name  # the web package loads Flask: only when serving
+
+    for name in allowed:
+        if host_name(name) is None or not NAME.fullmatch(name):
+            raise AtelierError(f"--allow-host: {name!r} is not a host name")
+    try:
+        addresses = _interface_addresses()
+    except (OSError, ImportError, AttributeError):
+        addresses = []
+    machine = socket.gethostname()
+    listening = [] if host in ("0.0.0.0", "") else [host]
+    return [*listening, lan_address(), *addresses, machine, f"{machine}.local", *allowed]
 
 
 def steadiness(args: argparse.Namespace) -> Settings:
@@ -219,6 +248,7 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
 
     # A missing video fails here, before a data folder or a table is made for it.
     choice = choose_source(args.camera, args.video, args.demo)
+    names = own_names(args.host, args.allow_host)
     address = lan_address() if args.host in ("0.0.0.0", "") else args.host
     url = f"http://{address}:{args.port}/"
     with ExitStack() as stack:
@@ -236,7 +266,11 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
             live = start_live(tables, choice, settings=settings)
             stack.callback(live.stop)
         app = create_app(
-            {"DATA_DIR": args.data, "PUBLIC_URL": url},
+            {
+                "DATA_DIR": args.data,
+                "PUBLIC_URL": url,
+                "ALLOWED_HOSTS": names,
+            },
             PhotoReader(),
             tables=tables,
             live=live,

@@ -95,6 +95,8 @@ class Tables:
     def remove(self, table: str) -> None:
         """Remove a table, its log and its state; a change already under way finishes first,
         and any later one finds no such table."""
+        if not TABLE_ID.fullmatch(table):
+            raise UnknownTableError(f"no table {table!r}")
         with self._lock(table):
             try:
                 if self.store.table(table) is None:
@@ -104,6 +106,20 @@ class Tables:
             finally:
                 with self._guard:
                     self._locks.pop(table, None)
+
+    def rotate_token(self, table: str) -> str:
+        """Give ``table`` a new join token and answer it: the old one no longer changes the
+        table (a phone that left the table with it cannot come back)."""
+        if not TABLE_ID.fullmatch(table):
+            raise UnknownTableError(f"no table {table!r}")
+        with self._lock(table):
+            if self.store.table(table) is None:
+                with self._guard:
+                    self._locks.pop(table, None)
+                raise UnknownTableError(f"no table {table!r}")
+            token = secrets.token_urlsafe(TOKEN_BYTES)
+            self.store.set_token(table, token)
+            return token
 
     def ids(self) -> list[str]:
         return self.store.table_ids()

@@ -136,6 +136,10 @@ class Store:
                 (table_id, token, json.dumps(setup), self.clock()),
             )
 
+    def set_token(self, table_id: str, token: str) -> None:
+        with self._write() as db:
+            db.execute("UPDATE tables SET token = ? WHERE id = ?", (token, table_id))
+
     def delete_table(self, table_id: str) -> None:
         """Remove a table with its whole log and board pictures, in one transaction (event ids
         are never given out again, so a viewer's place in another table's log stays valid)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -165,3 +166,28 @@ def test_a_slow_answer_about_an_earlier_pan_does_not_replace_the_latest(
     page.evaluate("() => new Promise((done) => setTimeout(done, 100))")
     expect(verdict).to_have_text("pressed", timeout=WAIT_MS)
     expect(page.locator("#pan-chips")).to_have_text("Fe2O3, FeO(OH), binder")
+
+
+def test_a_table_gets_a_new_join_link_and_is_deleted_from_its_page(
+    browser: Browser, server: str
+) -> None:
+    made = call(f"{server}/api/tables", {"game": "colorfield", "players": PLAYERS})
+    table, token = made["id"], made["token"]
+    kept = call(f"{server}/api/tables", {"game": "colorfield", "players": PLAYERS})["id"]
+    page = browser.new_context().new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{server}/t/{table}?token={token}")
+    page.locator(".manage summary").click()
+    page.locator("#new-link").click()
+    page.wait_for_url(lambda url: "token=" in url and token not in url, timeout=WAIT_MS)
+    new = page.url.split("token=")[1]
+    expect(page.locator("#join-link")).to_have_text(page.url)
+    # The old link only watches now; the new one changes the table.
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        call(f"{server}/api/tables/{table}/rounds", {}, token)
+    assert refused.value.code == 403
+    assert call(f"{server}/api/tables/{table}/rounds", {}, new)["event"] == 1
+    page.locator(".manage summary").click()
+    page.locator("#delete-table").click()
+    page.wait_for_url(f"{server}/", timeout=WAIT_MS)
+    assert [t["id"] for t in call(f"{server}/api/tables")["tables"]] == [kept]

@@ -53,6 +53,27 @@ if (undo) undo.addEventListener("click", () => change(`/api/tables/${page.table}
 const endRound = document.getElementById("end-round");
 if (endRound) endRound.addEventListener("click", () => change(`/api/tables/${page.table}/rounds`));
 
+// A new join link: this page moves to it, every other phone keeps the old one, which no longer
+// changes the table.
+const newLink = document.getElementById("new-link");
+if (newLink) {
+  newLink.addEventListener("click", async () => {
+    if (!confirm("Make a new join link? Phones that joined with the old one can only watch.")) return;
+    const answer = await api(`/api/tables/${page.table}/token`, { method: "POST" });
+    if (answer.ok) location.replace(answer.data.links.scoreboard);
+    else if (message) message.textContent = answer.data.error;
+  });
+}
+const deleteTable = document.getElementById("delete-table");
+if (deleteTable) {
+  deleteTable.addEventListener("click", async () => {
+    if (!confirm("Delete this table, its history and its pictures for good?")) return;
+    const answer = await api(`/api/tables/${page.table}`, { method: "DELETE" });
+    if (answer.ok) location.replace("/");
+    else if (message) message.textContent = answer.data.error;
+  });
+}
+
 // A scoreboard opened to follow the live table moves on when the live source starts its next
 // game on a table of its own.
 const FOLLOW_MS = 2000;
