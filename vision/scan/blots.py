@@ -87,14 +87,19 @@ def blots(image: NDArray[np.uint8]) -> tuple[Blot, ...]:
         & (paper >= PAPER_SHARE * top)
         & (cv2.convertScaleAbs(value, alpha=1 - GREY_PX) <= least)
     )
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        dark.astype(np.uint8), connectivity=8
-    )
+    # Labelled only within the dark pixels' box: on a table without paper it is small or empty.
+    x0, y0, width, height = cv2.boundingRect(dark.astype(np.uint8))
+    if width == 0:
+        return ()
+    box = dark[y0 : y0 + height, x0 : x0 + width]
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(box.astype(np.uint8), connectivity=8)
+    stats[:, cv2.CC_STAT_LEFT] += x0
+    stats[:, cv2.CC_STAT_TOP] += y0
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
-    at = np.flatnonzero(dark)
+    at = np.flatnonzero(box)
     label = labels.ravel()[at]
-    ys, xs = np.divmod(at, labels.shape[1])
-    xs, ys = xs.astype(np.float64), ys.astype(np.float64)
+    ys, xs = np.divmod(at, width)
+    xs, ys = (xs + x0).astype(np.float64), (ys + y0).astype(np.float64)
 
     def mean(values: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.bincount(label, values, count) / np.maximum(area, 1)
@@ -105,8 +110,8 @@ def blots(image: NDArray[np.uint8]) -> tuple[Blot, ...]:
     # A filled square of side s has variance s^2 / 12 along every axis.
     minor = np.sqrt(12 * np.maximum((vxx + vyy) / 2 - spread, 0.0))
     major = np.sqrt(12 * np.maximum((vxx + vyy) / 2 + spread, 0.0))
-    v = value.ravel()[at].astype(np.float64)
-    grey = mean(1.0 - least.ravel()[at] / np.maximum(v, 1.0))
+    v = value[y0 : y0 + height, x0 : x0 + width].ravel()[at].astype(np.float64)
+    grey = mean(1.0 - least[y0 : y0 + height, x0 : x0 + width].ravel()[at] / np.maximum(v, 1.0))
     w, h = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
     shaped = (
         (np.arange(count) > 0)
