@@ -71,7 +71,8 @@ def live_scoreboard() -> Response:
     fed = _fed()
     now = fed[-1]
     token = request.args.get("token")
-    joined = token is not None and any(hmac.compare_digest(c.token, token) for c in fed)
+    sent = None if token is None else token.encode()  # as bytes: any characters may be sent
+    joined = sent is not None and any(hmac.compare_digest(c.token.encode(), sent) for c in fed)
     if joined:
         return redirect(url_for("pages.scoreboard", table=now.table, token=now.token, follow=1))
     return redirect(url_for("pages.scoreboard", table=now.table, follow=1))

@@ -154,7 +154,8 @@ class Tables:
         row = self.store.table(table) if TABLE_ID.fullmatch(table) else None
         if row is None:
             raise UnknownTableError(f"no table {table!r}")
-        return token is not None and hmac.compare_digest(row.token, token)
+        # As bytes: a token sent with other than ASCII characters is simply not the table's.
+        return token is not None and hmac.compare_digest(row.token.encode(), token.encode())
 
     def token(self, table: str) -> str:
         row = self.store.table(table) if TABLE_ID.fullmatch(table) else None

@@ -243,3 +243,14 @@ def test_serve_refuses_a_name_no_browser_could_send(tmp_path: Path) -> None:
     run = atelier("serve", "--allow-host", "evil.example/path", "--data", data, "--port", "1")
     assert_user_error(run, "--allow-host", "evil.example/path")
     assert not data.exists()
+
+
+def test_a_token_of_other_characters_is_simply_not_the_tables(client: Client) -> None:
+    table, _ = new_table(client)
+    answer = client.post(f"/api/tables/{table}/rounds", headers={"X-Table-Token": "é" * 43})
+    assert answer.status_code == 403
+    assert client.get(f"/t/{table}/scan?token={'é' * 43}").status_code == 403
+    client.get("/")  # the session's CSRF token
+    form = {"csrf_token": "é" * 32, "game": "colorfield", "name_1": "Ana", "name_2": "Ben"}
+    assert client.post("/tables", data=form).status_code == 403
+    assert _table_count(client) == 1
