@@ -22,6 +22,7 @@ from typing import Any
 
 from calibration.camera import CameraModel
 from calibration.errors import CalibrationError
+from companion.json_input import JsonError, parse_json
 
 FORMAT = 1
 KIND = "atelier-calibration"
@@ -154,11 +155,9 @@ def load_profile(path: Path) -> Profile:
     except (OSError, UnicodeDecodeError) as exc:
         raise CalibrationError(f"cannot read the profile ({exc})") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CalibrationError(
-            f"line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})"
-        ) from None
+        data = parse_json(text)
+    except JsonError as exc:
+        raise CalibrationError(str(exc)) from None
     return parse_profile(data)
 
 

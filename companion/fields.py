@@ -6,7 +6,6 @@ the exact path (``spaces[3].edges[1]``), so every file format reports mistakes t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion.errors import FieldError, SourceError
+from companion.json_input import JsonError, parse_json
 
 E = TypeVar("E", bound=Enum)
 T = TypeVar("T")
@@ -141,13 +141,12 @@ class Field:
 
 
 def read_json_text(text: str, source: str) -> Any:
-    """Parse JSON text, turning a syntax error into a one-line SourceError."""
+    """Parse JSON text within the limits of ``companion.json_input``; a syntax error or a
+    document past them is a one-line SourceError naming ``source``."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SourceError(
-            source, f"line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})"
-        ) from None
+        return parse_json(text)
+    except JsonError as exc:
+        raise SourceError(source, exc) from None
 
 
 def read_json_file(path: Path) -> Any:

@@ -228,3 +228,15 @@ def test_bad_deck_files(tmp_path: Path, deck: object, message: str) -> None:
     deck_path = write(tmp_path, deck, "deck.json")
     run = atelier("score", "--deck", deck_path, EXAMPLE)
     assert_user_error(run, "deck.json", message)
+
+
+def test_deep_nesting_and_huge_numbers_are_user_errors(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 1_000 + "]" * 1_000)
+    assert_user_error(atelier("score", deep), f"{deep}: nested more than 32 levels deep")
+    huge = '{"game": "isle", "cells": [[0, ' + "2" * 5_000 + ', "green"]]}'
+    assert_user_error(atelier("score", "-", stdin=huge), "<stdin>: a whole number out of range")
+    wide = '{"game": "isle", "cells": [[0, 99999999999999999999, "green"]]}'
+    assert_user_error(
+        atelier("score", "-", stdin=wide), "<stdin>: cells[0][1]: a whole number out of range"
+    )

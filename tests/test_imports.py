@@ -7,7 +7,8 @@ lazy import couples packages as surely as one at the top.
   composition root, alone wires them in.
 - ``vision/`` imports neither the web nor the LED bridge.
 - ``calibration/`` imports none of the others, save the colour conversions it shares with vision
-  (``companion.colour``).
+  (``companion.colour``) and the bounded JSON parser every input goes through
+  (``companion.json_input``).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ RULES = (
     Rule(
         "calibration",
         frozenset({"vision", "web", "firmware_bridge", "companion"}),
-        allowed=("companion.colour",),
+        allowed=("companion.colour", "companion.json_input"),
     ),
 )
 

@@ -93,3 +93,11 @@ def test_unreadable_files(tmp_path: Path) -> None:
     nan.write_text(json.dumps(good()).replace("0.21", "NaN"))
     with pytest.raises(CalibrationError, match=r"camera\.rms: expected a finite number"):
         load_profile(nan)
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"camera": ' + "[" * 5_000 + "]" * 5_000 + "}")
+    with pytest.raises(CalibrationError, match="nested more than 32 levels deep"):
+        load_profile(deep)
+    huge = tmp_path / "huge.json"
+    huge.write_text(json.dumps(good()).replace("0.21", "1" * 5_000))
+    with pytest.raises(CalibrationError, match="a whole number out of range"):
+        load_profile(huge)
