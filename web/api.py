@@ -13,6 +13,7 @@ from companion.games.pigments.checker import check_pan, mix
 from companion.games.pigments.codec import parse_chip, parse_pan_size
 from companion.games.pigments.explain import explain_pan
 from companion.games.pigments.model import Chip, Pan, PanSize
+from companion.json_input import MAX_WHOLE
 from companion.table.overlay import marks
 from companion.table.projection import history
 from web.security import not_fed_live, require_token, slow_down
@@ -213,7 +214,8 @@ def seat_board(table: str, seat: int) -> Response:
     )
 
 
-@api.get("/tables/<table>/seats/<int:seat>/picture/<int:scan>.jpg")
+# An id past SQLite's 64-bit integers names no scan: the route does not match it (404).
+@api.get(f"/tables/<table>/seats/<int:seat>/picture/<int(max={MAX_WHOLE}):scan>.jpg")
 def seat_picture(table: str, seat: int, scan: int) -> Response:
     _seat(table, seat)
     stored = services().tables.store.view(table, scan, seat)

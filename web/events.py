@@ -11,24 +11,35 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, abort, request, stream_with_context
 
+from companion.json_input import MAX_WHOLE
 from companion.table.projection import summarize
 from companion.table.session import UnknownTableError
 from web.services import services
 
 events = Blueprint("events", __name__, url_prefix="/api")
 RETRY_MS = 2000  # how soon a browser reconnects after the stream ends
+ASCII_DIGITS = re.compile(r"[0-9]+")  # str.isdigit() also takes "²", which int() refuses
 
 
 def _start_after() -> int:
-    for value in (request.headers.get("Last-Event-ID"), request.args.get("after")):
-        if value is not None and value.strip().isdigit():
-            return int(value.strip())
+    """The id a stream starts after: the header, else ``?after=``; one that is no number is
+    ignored, and a number past any event id (a 64-bit integer in the log) is refused (400)."""
+    for name, value in (
+        ("Last-Event-ID", request.headers.get("Last-Event-ID")),
+        ("after", request.args.get("after")),
+    ):
+        digits = (value or "").strip()
+        if ASCII_DIGITS.fullmatch(digits):
+            if len(digits) > len(str(MAX_WHOLE)) or int(digits) > MAX_WHOLE:
+                abort(400, description=f"{name}: not an event id (0..{MAX_WHOLE})")
+            return int(digits)
     return 0
 
 
