@@ -94,7 +94,7 @@ def run_camera(args: argparse.Namespace) -> int:
     from calibration.errors import CalibrationError
     from calibration.patterns import Pattern, find_pattern
     from calibration.profile import CameraSection, Profile, save_profile
-    from vision.images import read_image
+    from companion.cli.image_file import read_image
 
     try:
         if args.chessboard:
@@ -150,8 +150,8 @@ def run_color(args: argparse.Namespace) -> int:
     from calibration.colour import fit_correction, usable
     from calibration.errors import CalibrationError
     from calibration.profile import Profile, save_profile
+    from companion.cli.image_file import read_image
     from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, predefined_dictionary
-    from vision.images import read_image
     from vision.layout.catalogue import marker_index
     from vision.scan.reference import find_reference, read_patches
     from vision.scan.registration import register

@@ -33,8 +33,8 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here so that commands without vision never load OpenCV.
+    from companion.cli.image_file import read_image
     from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, resolve_dictionary
-    from vision.images import read_image
 
     dictionary = resolve_dictionary(args.dictionary or ATELIER_DICTIONARY)
     markers = MarkerDetector(dictionary).detect(read_image(args.image))

@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from calibration.colour import ColourCorrection
     from calibration.errors import CalibrationError
     from calibration.profile import load_profile
-    from vision.images import read_image
+    from companion.cli.image_file import read_image
     from vision.scan.scanner import Scanner
 
     camera, colour = None, None
