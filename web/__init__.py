@@ -54,6 +54,11 @@ SECURITY_HEADERS = {
 }
 
 
+def too_large(limit: int) -> str:
+    """The one line a body over ``limit`` bytes is refused with, by the app and by its server."""
+    return f"body: a request body is at most {limit:,} bytes"
+
+
 def _secret_key(folder: Path) -> bytes:
     """The key that signs session cookies, kept in the data folder so forms survive a restart."""
     path = folder / SECRET_FILE
@@ -112,6 +117,14 @@ def create_app(
     app.register_blueprint(api)
     app.register_blueprint(events)
     app.register_blueprint(camera)
+
+    @app.before_request
+    def refuse_large_body() -> None:
+        # On the declared length, before a byte of the body is read, whatever the view. (The
+        # server in front, ``web.server``, refuses it sooner still.)
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        if request.content_length is not None and request.content_length > limit:
+            abort(413, description=too_large(limit))
 
     @app.errorhandler(AtelierError)
     def user_mistake(error: AtelierError) -> tuple[Any, int]:

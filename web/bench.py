@@ -21,11 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from waitress.server import create_server
-
 from companion.process import resident_mb
 from companion.reading import TableReader
 from web import create_app
+from web.server import make_server
 from web.services import services_of
 
 HOST = "127.0.0.1"  # loopback only: the benchmark never listens on the network
@@ -97,7 +96,7 @@ def run_web_bench(
     the API ``scans`` times, then at ``rate`` a second for ``minutes``."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATA_DIR": folder, "SSE_MAX_SECONDS": 24 * 3600.0}, reader)
-        server = create_server(app, host=HOST, port=0, threads=viewers + 16)
+        server = make_server(app, HOST, 0, threads=viewers + 16)
         port = int(server.effective_port)  # type: ignore[union-attr]
         serving = threading.Thread(target=server.run, daemon=True)
         serving.start()

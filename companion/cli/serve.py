@@ -237,13 +237,12 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
         raise AtelierError(f"--threads: {args.threads} is out of range (4..1000)")
     settings = steadiness(args)
     # Imported here so that other commands never load Flask, the server or OpenCV.
-    from waitress.server import create_server
-
     from companion.cli.live import choose_source, start_live
     from companion.table.session import Tables
     from vision.photos import PhotoReader
     from web import create_app
     from web.qr import qr_text
+    from web.server import make_server
     from web.services import services_of
 
     # A missing video fails here, before a data folder or a table is made for it.
@@ -280,7 +279,7 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
         stopping.first(services_of(app).hub.close)
         first = live.fed()[0] if live is not None else None
         try:
-            server = create_server(app, host=args.host, port=args.port, threads=args.threads)
+            server = make_server(app, args.host, args.port, args.threads)
         except OSError as exc:
             raise AtelierError(f"--port {args.port}: cannot listen ({exc.strerror})") from None
         _line(url, sys.stdout)

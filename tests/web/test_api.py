@@ -200,10 +200,16 @@ def test_a_huge_body_is_413(tmp_path: Path) -> None:
     app = create_app({"DATA_DIR": tmp_path, "MAX_CONTENT_LENGTH": 10_000}, FakeReader())
     client = app.test_client()
     table, token = new_table(client)
+    refused = {"error": "body: a request body is at most 10,000 bytes"}
     answer = upload(client, table, b"\xff\xd8\xff" + b"\0" * 20_000, token)
-    assert answer.status_code == 413
+    assert (answer.status_code, answer.json) == (413, refused)
     big = client.post("/api/tables", data=b"[" * 20_000, content_type="application/json")
-    assert big.status_code == 413
+    assert (big.status_code, big.json) == (413, refused)
+    # Refused on its declared length, though this view never reads a body.
+    ended = client.post(
+        f"/api/tables/{table}/rounds", data=b"x" * 20_000, headers={"X-Table-Token": token}
+    )
+    assert (ended.status_code, ended.json) == (413, refused)
     assert events_of(client, table) == []
 
 
