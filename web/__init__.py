@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,11 @@ DEFAULTS: Mapping[str, Any] = {
     "ALLOWED_HOSTS": (),
     "TABLES_PER_MINUTE": PER_MINUTE,
     "TABLES_BURST": BURST,
+    # Photos read at once: the scanner reads one at a time, and each photo is up to 151 MB once
+    # decoded, so one scanned and one decoded beside it keep the scanner busy; more would only
+    # wait in memory. A photo that finds no slot within PHOTO_WAIT_S is refused (503).
+    "PHOTOS_AT_ONCE": 2,
+    "PHOTO_WAIT_S": 5.0,
 }
 STATUS: Mapping[type[AtelierError], int] = {
     UnknownTableError: 404,
@@ -105,6 +111,8 @@ def create_app(
             led_state,
             Hosts.of(app.config["ALLOWED_HOSTS"]),
             CreationLimit(app.config["TABLES_PER_MINUTE"], app.config["TABLES_BURST"]),
+            threading.BoundedSemaphore(int(app.config["PHOTOS_AT_ONCE"])),
+            float(app.config["PHOTO_WAIT_S"]),
         ),
     )
 
@@ -132,14 +140,10 @@ def create_app(
         return _error(status, str(error), getattr(error, "ignored", None))
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> Response:
-        body, status = _error(error.code or 500, error.description or error.name, None)
-        response = app.make_response((body, status))
-        # What the client is told to do next (wait, or use another method) stays with it.
-        for name, value in error.get_headers():
-            if name in ("Retry-After", "Allow"):
-                response.headers[name] = value
-        return response
+    def http_error(error: HTTPException) -> tuple[Any, int, list[tuple[str, str]]]:
+        # The exception's own headers (Retry-After, Allow) go with the answer; its body does not.
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+        return (*_error(error.code or 500, error.description or error.name, None), headers)
 
     @app.before_request
     def addressed_here() -> None:

@@ -3,9 +3,12 @@ every change needs the table's join token (``X-Table-Token``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
+from werkzeug.exceptions import ServiceUnavailable
 
 from companion.content.pigments import content_for
 from companion.fields import Field, read_json_text
@@ -23,6 +26,7 @@ api = Blueprint("api", __name__, url_prefix="/api")
 # A table's setup, a correction or a recipe check is under 2 KB: a JSON body many times that
 # size is no request of ours, and refusing it keeps parsing and checking one cheap.
 MAX_JSON_BODY = 64 * 1024
+PHOTO_RETRY_S = 2  # a busy table's answer to a photo: a scan takes 0.1 s to 2 s
 
 
 def json_body() -> Field:
@@ -123,6 +127,22 @@ def table_history(table: str) -> Response:
     )
 
 
+@contextmanager
+def _photo_slot() -> Iterator[None]:
+    """Hold one of the slots of the photos read at once while a photo is in memory, waiting
+    for one briefly; none free in time is a 503 that says when to try again."""
+    shared = services()
+    if not shared.photo_slots.acquire(timeout=shared.photo_wait_s):
+        raise ServiceUnavailable(
+            "the table is reading other photos: send this one again in a moment",
+            retry_after=PHOTO_RETRY_S,
+        )
+    try:
+        yield
+    finally:
+        shared.photo_slots.release()
+
+
 @api.post("/tables/<table>/scans")
 def scan(table: str) -> tuple[Response, int]:
     tables = services().tables
@@ -131,7 +151,8 @@ def scan(table: str) -> tuple[Response, int]:
     upload = request.files.get("image")
     if upload is None:
         abort(400, description="image: missing (send the photo as the multipart field 'image')")
-    reading = services().reader.read_photo(upload.read())
+    with _photo_slot():
+        reading = services().reader.read_photo(upload.read())
     result = tables.scan(table, reading.boards, reading.views, reading.unreadable)
     state = tables.state(table)
     body = {

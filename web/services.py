@@ -1,10 +1,11 @@
 """What the app's views share, held by the app itself (never by the module): the tables of the
-data folder, the hub of live streams, the photo reader, the stream timings, the live source and
-the LED displays when the server has them, the names it answers to and the limit on creating
-tables."""
+data folder, the hub of live streams, the photo reader and the slots of the photos it reads at
+once, the stream timings, the live source and the LED displays when the server has them, the
+names it answers to and the limit on creating tables."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -29,6 +30,8 @@ class Services:
     led_state: Callable[[], Mapping[str, object]] | None  # what emulated LED displays show
     hosts: Hosts  # the names the server answers to
     creations: CreationLimit  # how fast each client may create tables
+    photo_slots: threading.BoundedSemaphore  # one per photo read (decoded and scanned) at once
+    photo_wait_s: float  # how long a photo waits for a slot before it is refused (503)
 
 
 def install(app: Flask, services: Services) -> None:
