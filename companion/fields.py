@@ -133,11 +133,22 @@ class Field:
         """A string naming an entry of ``table`` (a catalogue id)."""
         name = self.string()
         if name not in table:
-            raise self.error(f"unknown {what} {name!r}")
+            raise self.error(f"unknown {what} {name!r} ({_choices(table)})")
         return table[name]
 
     def parse(self, parser: Callable[[Field], T]) -> T:
         return parser(self)
+
+
+# A catalogue this small is listed whole in an error; a larger one (120 tiles) only sampled.
+LISTED = 24
+
+
+def _choices(table: Mapping[str, Any]) -> str:
+    names = sorted(table)
+    if len(names) <= LISTED:
+        return f"known: {', '.join(names)}"
+    return f"one of {len(names)}, such as {', '.join(names[:3])}"
 
 
 def read_json_text(text: str, source: str) -> Any:

@@ -70,7 +70,10 @@ def parse_conditions(text: str) -> dict[str, str]:
         try:
             condition = Condition(name)
         except ValueError:
-            raise AtelierError(f"--conditions: unknown condition {name!r} for {colour}") from None
+            known = ", ".join(c.value for c in Condition if c.colour.value == colour)
+            raise AtelierError(
+                f"--conditions: unknown condition {name!r} for {colour} (known: {known})"
+            ) from None
         if condition.colour.value != colour:
             raise AtelierError(
                 f"--conditions: {name!r} is a {condition.colour} condition, not {colour}"

@@ -47,7 +47,11 @@ from companion.games.registry import games
             "options.scoring_cards: expected 4 entries, got 1",
         ),
         ("isle", Setup(3, 0), "Isle of Colors is for 1 or 2 players, not 3"),
-        ("isle", Setup(2, 0, {"island": "atlantis"}), "options.island: unknown island 'atlantis'"),
+        (
+            "isle",
+            Setup(2, 0, {"island": "atlantis"}),
+            "options.island: unknown island 'atlantis' (known: default)",
+        ),
         (
             "isle",
             Setup(2, 0, {"conditions": {"green": "river"}}),

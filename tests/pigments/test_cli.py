@@ -106,7 +106,7 @@ def test_score_examples(name: str) -> None:
         (["pigments", "check", "--shade", "white", "--chips"], "atelier: --chips: missing"),
         (
             ["pigments", "check", "--shade", "teal", "--chips", "TiO2", "binder"],
-            "atelier: --shade: unknown shade 'teal'",
+            "atelier: --shade: unknown shade 'teal' (known: apricot, azure, blush, coral, ",
         ),
         (
             ["pigments", "check", "--shade", "white", "--chips", "TiO2", "glue"],

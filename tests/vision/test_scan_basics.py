@@ -118,6 +118,10 @@ def test_cli_scan_bad_inputs(tmp_path: Path) -> None:
         atelier("scan", blank, "--conditions", "green=river,blue=shore,brown=caves,red=town"),
         "--conditions: 'river' is a blue condition, not green",
     )
+    assert_user_error(
+        atelier("scan", blank, "--conditions", "green=lawn,blue=shore,brown=caves,red=town"),
+        "--conditions: unknown condition 'lawn' for green (known: grass, forest, swamp)",
+    )
     profile = tmp_path / "p.json"
     profile.write_text("{}")
     assert_user_error(atelier("scan", blank, "--calibration", profile), "p.json: format: missing")
