@@ -41,7 +41,9 @@ examples:
 SIOCGIFADDR = 0x8915  # Linux: get an interface's address
 # A name a browser may send as the Host (a DNS name, an IPv4 address, an IPv6 one in brackets).
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]")
-THREADS = 96  # each live viewer holds a thread: 50 viewers at one table, and room to act
+# Threads answer requests (pages, the API, scans); live viewers hold none. The scanner reads one
+# photo at a time, so more threads would only queue behind it.
+THREADS = 16
 STEADY = Settings()
 SETTLE_S = (0, 10)
 VOTES = (3, 30)  # fewer than three frames cannot outvote one frame's flicker
@@ -62,7 +64,10 @@ def register(commands: Any) -> None:
         "--data", type=Path, default=Path("instance"), metavar="DIR", help="the data folder"
     )
     parser.add_argument(
-        "--threads", type=int, default=THREADS, help=f"worker threads (default {THREADS})"
+        "--threads",
+        type=int,
+        default=THREADS,
+        help=f"threads answering requests (default {THREADS}; live viewers hold none)",
     )
     parser.add_argument(
         "--allow-host",
@@ -178,9 +183,9 @@ def steadiness(args: argparse.Namespace) -> Settings:
 
 class _Stopping:
     """While entered, SIGINT (Ctrl+C) and SIGTERM (a service manager's stop) end the server the
-    same way: raised in the main thread as KeyboardInterrupt, which waitress takes as its cue to
-    stop its loop and its threads, and which unwinds whatever is still starting. Which signal
-    came is kept, for the exit status."""
+    same way: raised in the main thread as KeyboardInterrupt, which ends the server's loop (the
+    server's ``close`` then finishes the requests under way), and which unwinds whatever is
+    still starting. Which signal came is kept, for the exit status."""
 
     def __init__(self) -> None:
         self.received: int | None = None
@@ -241,8 +246,8 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
     from companion.table.session import Tables
     from vision.photos import PhotoReader
     from web import create_app
+    from web.front import create_server, raise_file_limit
     from web.qr import qr_text
-    from web.server import make_server
     from web.services import services_of
 
     # A missing video fails here, before a data folder or a table is made for it.
@@ -275,11 +280,12 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
             live=live,
             led_state=led_state,
         )
-        # Live streams end at once: the server's threads are not held by open scoreboards.
+        # Live streams end at once: the server waits for requests under way, not for scoreboards.
         stopping.first(services_of(app).hub.close)
         first = live.fed()[0] if live is not None else None
+        raise_file_limit()  # each live viewer is an open connection
         try:
-            server = make_server(app, args.host, args.port, args.threads)
+            server = create_server(app, host=args.host, port=args.port, threads=args.threads)
         except OSError as exc:
             raise AtelierError(f"--port {args.port}: cannot listen ({exc.strerror})") from None
         _line(url, sys.stdout)

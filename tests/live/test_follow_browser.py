@@ -8,13 +8,13 @@ import threading
 from pathlib import Path
 
 from playwright.sync_api import Browser, expect
-from waitress.server import create_server
 
 from companion.table.session import Created, Tables
 from tests.chromium import WAIT_MS
 from tests.live.fake_live import FakeLive
 from tests.web.fake_reader import FakeReader
 from web import create_app
+from web.front import create_server
 
 ISLE = {"conditions": {"green": "grass", "blue": "river", "brown": "caves", "red": "town"}}
 
@@ -28,7 +28,7 @@ def test_the_live_scoreboard_follows_the_demo_to_its_next_game(
     fed: list[Created] = [first]
     app = create_app({"DATA_DIR": tmp_path}, FakeReader(), tables=tables, live=FakeLive(fed))
     running = create_server(app, host="127.0.0.1", port=0, threads=16)
-    url = f"http://127.0.0.1:{running.effective_port}"  # type: ignore[union-attr]
+    url = f"http://127.0.0.1:{running.effective_port}"
     threading.Thread(target=running.run, daemon=True).start()
     try:
         page = browser.new_context().new_page()

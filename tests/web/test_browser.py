@@ -12,19 +12,19 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
-from waitress.server import create_server
 
 from tests.chromium import WAIT_MS
 from tests.web.conftest import PLAYERS, SEAT
 from vision.photos import PhotoReader
 from web import create_app
+from web.front import create_server
 
 
 @pytest.fixture
 def server(tmp_path: Path, reader: PhotoReader) -> Iterator[str]:
     app = create_app({"DATA_DIR": tmp_path / "data", "SSE_KEEPALIVE": 1.0}, reader)
     running = create_server(app, host="127.0.0.1", port=0, threads=16)
-    url = f"http://127.0.0.1:{running.effective_port}"  # type: ignore[union-attr]
+    url = f"http://127.0.0.1:{running.effective_port}"
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
     yield url
