@@ -178,9 +178,14 @@ class Connection:
             raise _RefusedError(500, "internal error") from None
         head = request.method == b"HEAD"
         if offer.taken is not None and reply.status == 200 and not head:
+            # The fan-out frames its shared bytes itself: the chunks are chosen here.
+            chunked = request.http_version == b"1.1"
             headers = _headers(reply, framed=False)
+            if chunked:
+                headers.append(("Transfer-Encoding", "chunked"))
             self._emit(h11.Response(status_code=200, headers=headers, reason=reply.reason))
-            await self.context.fanout.watch(offer.taken, self._send)
+            sink = _Sink(self.writer, self.limits.drain_seconds, chunked)
+            await self.context.fanout.watch(offer.taken, sink)
             if self.writer.transport.is_closing():
                 return False
         else:
@@ -279,6 +284,34 @@ class Connection:
                     pass
         except (TimeoutError, ConnectionError, OSError):
             pass
+
+
+class _Sink:
+    """A viewer's connection as the fan-out writes to it: straight to the socket, and a wait
+    only for a client that lags."""
+
+    def __init__(self, writer: asyncio.StreamWriter, drain_seconds: float, chunked: bool) -> None:
+        self.writer = writer
+        self.drain_seconds = drain_seconds
+        self.chunked = chunked
+        self.high = writer.transport.get_write_buffer_limits()[1]
+
+    def write(self, data: bytes) -> bool:
+        transport = self.writer.transport
+        if transport.is_closing():
+            return False
+        transport.write(data)
+        return transport.get_write_buffer_size() <= self.high
+
+    async def drained(self) -> bool:
+        transport = self.writer.transport
+        try:
+            async with asyncio.timeout(self.drain_seconds):
+                await self.writer.drain()
+        except (TimeoutError, ConnectionError):
+            transport.abort()
+            return False
+        return not transport.is_closing()
 
 
 def _content_length(request: h11.Request) -> int | None:

@@ -10,52 +10,77 @@ hands it meanwhile, then takes the shared batches, skipping any event it was alr
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import Executor
+from contextlib import suppress
 from dataclasses import dataclass
+from typing import Protocol
 
 from companion.table.session import Tables, UnknownTableError
 from web.handoff import Handoff
 from web.hub import Hub
 from web.messages import KEEP_ALIVE, Batch, opening, read_batch
 
-Send = Callable[[bytes], Awaitable[bool]]  # writes bytes to a viewer; False once it is dropped
+
+class Sink(Protocol):
+    """A viewer's connection, as the fan-out writes to it."""
+
+    chunked: bool  # the body goes in HTTP/1.1 chunks (else as it is, to the connection's end)
+
+    def write(self, data: bytes) -> bool:
+        """Write at once; False when the client has not taken enough of what it was sent (or
+        is gone): wait for ``drained`` before writing more."""
+
+    async def drained(self) -> bool:
+        """Wait for the client to take what it was sent; False once it is dropped for not
+        taking it (or gone)."""
+
+
+def frame(data: bytes, chunked: bool) -> bytes:
+    return b"%x\r\n%s\r\n" % (len(data), data) if chunked else data
 
 
 @dataclass(frozen=True)
 class Shared:
-    """A batch as every viewer receives it, encoded once: ``(event id, bytes)``, and the
-    whole."""
+    """A batch as every viewer receives it, encoded once: ``(event id, bytes)``, and the whole
+    (as it is, and as one chunk)."""
 
     messages: tuple[tuple[int, bytes], ...]
     whole: bytes
+    chunk: bytes
 
     @staticmethod
     def of(batch: Batch) -> Shared:
         messages = tuple((event_id, text.encode()) for event_id, text in batch.messages)
-        return Shared(messages, b"".join(data for _, data in messages))
+        whole = b"".join(data for _, data in messages)
+        return Shared(messages, whole, frame(whole, chunked=True))
 
 
 class _Viewer:
-    """What a viewer has still to be sent, filled by its table's feed (on the loop's thread)."""
+    """One viewer's place in its table's feed (on the loop's thread). The feed writes each
+    batch straight to a viewer that keeps up; the viewer's own coroutine waits only for a
+    client that lags, for keep-alives and for the end."""
 
-    def __init__(self, after: int) -> None:
-        self.seen = after  # the newest event id queued for this viewer
+    def __init__(self, after: int, sink: Sink, now: float) -> None:
+        self.seen = after  # the newest event id written or queued for this viewer
+        self.sink = sink
         self.catching_up = True
         self.held: list[Shared] = []
-        self.out: list[bytes] = []
+        self.out: list[bytes] = []  # waiting for a lagging client (``blocked``)
+        self.blocked = False
         self.ended = False
+        self.wrote = now  # when it was last written to (keep-alives fill the quiet)
         self.ready = asyncio.Event()
 
-    def deliver(self, shared: Shared) -> None:
+    def deliver(self, shared: Shared, now: float) -> None:
         if self.catching_up:
             self.held.append(shared)
         else:
-            self._queue(shared)
+            self._queue(shared, now)
 
-    def caught_up(self, replay: Shared | None) -> None:
+    def caught_up(self, replay: Shared | None, now: float) -> None:
         for shared in [*([replay] if replay else []), *self.held]:
-            self._queue(shared)
+            self._queue(shared, now)
         self.held.clear()
         self.catching_up = False
 
@@ -63,15 +88,27 @@ class _Viewer:
         self.ended = True
         self.ready.set()
 
-    def _queue(self, shared: Shared) -> None:
+    def _queue(self, shared: Shared, now: float) -> None:
         if not shared.messages or shared.messages[-1][0] <= self.seen:
             return
+        chunked = self.sink.chunked
         if shared.messages[0][0] > self.seen:
-            self.out.append(shared.whole)
+            data = shared.chunk if chunked else shared.whole
         else:
-            self.out.extend(data for event_id, data in shared.messages if event_id > self.seen)
+            rest = b"".join(d for event_id, d in shared.messages if event_id > self.seen)
+            data = frame(rest, chunked)
         self.seen = shared.messages[-1][0]
-        self.ready.set()
+        self.send(data, now)
+
+    def send(self, data: bytes, now: float) -> None:
+        """Write ``data`` (framed) now, or after what waits for a lagging client."""
+        if self.blocked:
+            self.out.append(data)
+            return
+        self.wrote = now
+        if not self.sink.write(data):
+            self.blocked = True
+            self.ready.set()
 
 
 def _last_event(tables: Tables, table: str) -> int:
@@ -118,8 +155,9 @@ class _Feed:
                     )
                     if batch.messages:
                         shared = Shared.of(batch)
-                        for viewer in self.viewers:
-                            viewer.deliver(shared)
+                        now = self.loop.time()
+                        for viewer in list(self.viewers):
+                            viewer.deliver(shared, now)
                         self.sent = batch.messages[-1][0]
         except UnknownTableError:
             pass  # the table was removed: its streams end
@@ -156,18 +194,17 @@ class Fanout:
         for feed in list(self._feeds.values()):
             feed.stop()
 
-    async def watch(self, handoff: Handoff, send: Send) -> None:
-        """Stream ``handoff``'s table to one viewer through ``send`` until the stream's time is
+    async def watch(self, handoff: Handoff, sink: Sink) -> None:
+        """Stream ``handoff``'s table to one viewer through ``sink`` until the stream's time is
         up, the viewer is dropped, the table is removed or the hub closes."""
         key = (id(handoff.hub), handoff.table)
         feed = self._feeds.get(key)
         if feed is None:
             feed = self._feeds[key] = _Feed(handoff, self.loop, self.reader, self._gone)
-        viewer = _Viewer(handoff.after)
+        viewer = _Viewer(handoff.after, sink, self.loop.time())
         feed.viewers.add(viewer)
         try:
-            if not await send(opening(handoff.table).encode()):
-                return
+            viewer.send(frame(opening(handoff.table).encode(), sink.chunked), self.loop.time())
             await feed.ready.wait()
             if feed.ended:
                 return
@@ -180,33 +217,36 @@ class Fanout:
                 except UnknownTableError:
                     return
                 replay = Shared.of(batch)
-            viewer.caught_up(replay)
-            await self._stream(viewer, handoff, send)
+            viewer.caught_up(replay, self.loop.time())
+            await self._stream(viewer, handoff)
         finally:
             feed.viewers.discard(viewer)
             if not feed.viewers:
                 feed.stop()
 
-    async def _stream(self, viewer: _Viewer, handoff: Handoff, send: Send) -> None:
+    async def _stream(self, viewer: _Viewer, handoff: Handoff) -> None:
         deadline = self.loop.time() + handoff.seconds
-        keep_alive = KEEP_ALIVE.encode()
+        keep_alive = frame(KEEP_ALIVE.encode(), viewer.sink.chunked)
         while True:
-            if viewer.out:
-                data = b"".join(viewer.out)
-                viewer.out.clear()
-                if not await send(data):
-                    return
+            if viewer.blocked:
+                if not await viewer.sink.drained():
+                    return  # dropped: it took nothing for seconds
+                viewer.blocked = False
+                waiting, viewer.out = viewer.out, []
+                for data in waiting:
+                    viewer.send(data, self.loop.time())
                 continue
-            left = deadline - self.loop.time()
-            if viewer.ended or left <= 0:
+            now = self.loop.time()
+            if viewer.ended or now >= deadline:
                 return
+            quiet_until = viewer.wrote + handoff.keepalive
+            if now >= quiet_until:
+                viewer.send(keep_alive, now)
+                continue
             viewer.ready.clear()
-            try:
-                async with asyncio.timeout(min(handoff.keepalive, left)):
+            with suppress(TimeoutError):
+                async with asyncio.timeout_at(min(quiet_until, deadline)):
                     await viewer.ready.wait()
-            except TimeoutError:
-                if deadline - self.loop.time() > 0 and not await send(keep_alive):
-                    return
 
     def _gone(self, feed: _Feed) -> None:
         key = (id(feed.hub), feed.table)
