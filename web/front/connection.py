@@ -75,7 +75,8 @@ class Connection:
                 first = False
                 if request is None:
                     return
-                self._checked(request)
+                self.path = request.target.decode("latin-1")
+                self._check(request)
                 self.busy = True
                 if not await self._answer(request):
                     return
@@ -141,17 +142,15 @@ class Connection:
         event = await self._next_event(self.loop.time() + limits.head_seconds, late)
         return event if isinstance(event, h11.Request) else None
 
-    def _checked(self, request: h11.Request) -> h11.Request:
-        """``request``, unless its head is over the limit (h11 checks only a head that came in
-        more than one read)."""
+    def _check(self, request: h11.Request) -> None:
+        """Refuse a head over the limit (h11 checks only a head that came in more than one
+        read)."""
         size = len(request.target) + sum(len(n) + len(v) + 4 for n, v in request.headers)
         if size > self.limits.max_head:
             raise _RefusedError(431, "the request's head is too large")
-        return request
 
     async def _answer(self, request: h11.Request) -> bool:
         """Answer one request; False when the connection must close."""
-        self.path = request.target.decode("latin-1")
         declared = _content_length(request)
         if declared is not None and declared > self.limits.max_body:
             raise _RefusedError(413, _too_large(self.limits.max_body))

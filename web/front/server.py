@@ -2,9 +2,10 @@
 worker threads and streams the live updates the app hands over without a thread each.
 
 Shaped like waitress's server: ``create_server(app, host, port, threads)`` listens at once
-(``effective_port`` is the port it got), ``run()`` serves until ``close()``, from another thread
-or after an interrupt (Ctrl+C raises KeyboardInterrupt out of ``run()``; ``close()`` then
-finishes the requests under way)."""
+(``effective_port`` is the port it got), ``run()`` serves until ``close()`` is called from
+another thread, or until an interrupt: the process's own SIGINT and SIGTERM handlers run between
+two steps of the loop, and the KeyboardInterrupt they raise leaves ``run()``; ``close()`` then
+finishes the requests under way."""
 
 from __future__ import annotations
 
@@ -37,15 +38,13 @@ class FrontServer:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self._socket = socket.create_server((host, port), family=family, backlog=BACKLOG)
         self._socket.setblocking(False)
-        self.effective_host: str = self._socket.getsockname()[0]
         self.effective_port: int = self._socket.getsockname()[1]
-        self.limits = limits
         self.cap = limits.connections or connection_cap(threads)
         self._loop = asyncio.new_event_loop()
         self._workers = ThreadPoolExecutor(threads, thread_name_prefix="atelier-app")
         self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="atelier-stream")
-        self.fanout = Fanout(self._loop, self._readers)
-        self._context = Context(app, self._workers, self.fanout, limits)
+        self._fanout = Fanout(self._loop, self._readers)
+        self._context = Context(app, self._workers, self._fanout, limits)
         self._connections: dict[asyncio.Task[Any], Connection] = {}
         self._lock = threading.Lock()
         self._runner: int | None = None  # the thread running ``run()``
@@ -54,10 +53,6 @@ class FrontServer:
         self._task: asyncio.Task[None] | None = None
         self._listener: asyncio.Server | None = None
         self._finished = threading.Event()
-
-    @property
-    def connections(self) -> int:
-        return len(self._connections)
 
     def run(self) -> None:
         """Serve until ``close()``; an interrupt leaves the rest to ``close()``."""
@@ -121,7 +116,7 @@ class FrontServer:
     async def _shutdown(self) -> None:
         if self._listener is not None:
             self._listener.close()
-        self.fanout.close()
+        self._fanout.close()
         # Idle connections go now; those answering a request get a grace to finish it.
         for connection in list(self._connections.values()):
             connection.last = True
