@@ -129,7 +129,7 @@ def create_app(
     @app.before_request
     def refuse_large_body() -> None:
         # On the declared length, before a byte of the body is read, whatever the view. (The
-        # server in front, ``web.server``, refuses it sooner still.)
+        # server in front, ``web.front``, refuses it sooner still.)
         limit = app.config["MAX_CONTENT_LENGTH"]
         if request.content_length is not None and request.content_length > limit:
             abort(413, description=too_large(limit))

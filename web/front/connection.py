@@ -17,6 +17,7 @@ from http import HTTPStatus
 
 import h11
 
+from web import too_large
 from web.front.environ import build_environ
 from web.front.fanout import Fanout
 from web.front.limits import Limits
@@ -153,7 +154,7 @@ class Connection:
         """Answer one request; False when the connection must close."""
         declared = _content_length(request)
         if declared is not None and declared > self.limits.max_body:
-            raise _RefusedError(413, _too_large(self.limits.max_body))
+            raise _RefusedError(413, too_large(self.limits.max_body))
         if self.h11.they_are_waiting_for_100_continue:
             self._emit(h11.InformationalResponse(status_code=100, headers=[]))
         body = await self._body()
@@ -203,7 +204,7 @@ class Connection:
             if isinstance(event, h11.Data):
                 size += len(event.data)
                 if size > self.limits.max_body:
-                    raise _RefusedError(413, _too_large(self.limits.max_body))
+                    raise _RefusedError(413, too_large(self.limits.max_body))
                 chunks.append(event.data)
             elif isinstance(event, h11.EndOfMessage):
                 return b"".join(chunks)
@@ -318,10 +319,6 @@ def _content_length(request: h11.Request) -> int | None:
         if name == b"content-length":
             return int(value)  # h11 has checked that it is a number
     return None
-
-
-def _too_large(limit: int) -> str:
-    return f"the body is larger than {limit // (1024 * 1024)} MB"
 
 
 def _address(writer: asyncio.StreamWriter, which: str) -> tuple[str, int]:
