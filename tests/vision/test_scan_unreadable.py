@@ -12,9 +12,12 @@ import pytest
 
 from tests.cli import atelier
 from tests.vision.test_scan_basics import canvas_scene
+from vision.benchmark import render_board
 from vision.fiducials import Marker, MarkerDetector
 from vision.images import Image, to_gray
-from vision.perturb import motion_blur
+from vision.perturb import focus_blur, motion_blur
+from vision.render.envelope import Difficulty
+from vision.render.renderer import Renderer
 from vision.scan.scanner import Scanner
 
 BLUR_PX = 12
@@ -129,3 +132,16 @@ def test_atelier_scan_lists_nothing_unreadable_on_an_empty_table(tmp_path: Path)
     result = atelier("scan", str(photo))
     assert result.status == 0, result.stderr
     assert json.loads(result.stdout)["unreadable"] == []
+
+
+@pytest.mark.slow
+def test_a_board_its_reader_places_by_its_print_does_not_list_its_own_markers(
+    scanner: Scanner,
+) -> None:
+    # Train seed 20002 out of focus: one marker of the Pigment Lab board decodes, which places
+    # the board poorly; its reader places it by its print and reads it. The markers it could not
+    # decode lie on it as read, so they are no unreadable board.
+    rendered = render_board(Renderer(), "pigments", Difficulty.HARD, 20002)
+    seen = scanner.scan(focus_blur(rendered.rendering.image, 20002, sigma=2.5), "pigments")
+    assert [o.game for o in seen.boards] == ["pigments"]
+    assert seen.unreadable == ()

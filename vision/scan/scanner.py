@@ -249,6 +249,8 @@ class Scanner:
             for b in registration.boards
             if kind_of(b.layout) in READERS and (game is None or b.layout.game == game)
         ]
+        # Then as its reader places it (by its print, where its markers place it poorly).
+        boards = [self.readers[kind_of(b.layout)].place(image, b) for b in boards]
         read = [self._read_board(image, board, registration, correction) for board in boards]
         mats = [o for o in read if o.game == "paintings" and o.kind == "player"]
         players = _merge_paintings(mats)
@@ -260,8 +262,11 @@ class Scanner:
         observations.sort(key=lambda o: (o.game, o.player or 0, o.boards))
         stages["read"] = (clock() - start) * 1000
         start = clock()
-        # Outlines on any component found (a colour card's patches, a tile's edge) are its print.
-        found = [*registration.boards, *registration.pieces]
+        # Outlines on any component found (a colour card's patches, a tile's edge) are its print:
+        # each board where it was read from.
+        read_keys = {b.layout.key for b in boards}
+        others = [b for b in registration.boards if b.layout.key not in read_keys]
+        found = [*boards, *others, *registration.pieces]
         areas = [s.to_image(np.asarray(s.layout.outline.corners(), np.float64)) for s in found]
         height, width = image.shape[:2]
         unread = unreadable(outlines, markers, areas, width, height)
@@ -316,7 +321,6 @@ class Scanner:
     ) -> BoardObservation:
         pieces = registration.pieces
         entry, reader = READERS[kind_of(board.layout)], self.readers[kind_of(board.layout)]
-        board = reader.place(image, board)
         layout = board.layout
         problems: list[str] = []
         if board.error_px > MAX_FIT_ERROR_PX:
