@@ -7,7 +7,7 @@ from typing import Any, TextIO
 
 from companion.errors import FieldError, SourceError
 from companion.fields import Field, read_json_file, read_json_text
-from companion.games.registry import Report, games
+from companion.games.registry import GameEntry, Report, games
 
 STDIN = "-"
 
@@ -28,16 +28,36 @@ def read_position_source(name: str, stdin: TextIO) -> tuple[Any, str]:
 
 def evaluate_document(document: Any, source: str, deck: Path | None = None) -> Report:
     """Score one position document; any mistake in it is reported against ``source``."""
-    root = Field(document)
     try:
-        if not isinstance(document, dict):
-            raise root.error('expected a position object with a "game" key')
-        if "game" not in document:
-            raise FieldError("game", "missing (which game is this position for?)")
-        known = games()
-        name = Field(document["game"], "game").string()
-        if name not in known:
-            raise FieldError("game", f"unknown game {name!r} (known: {', '.join(known)})")
-        return known[name].evaluate(root, deck)
+        entry, root = _game_of(document)
+        return entry.evaluate(root, deck)
     except FieldError as exc:
         raise SourceError(source, exc) from None
+
+
+def advise_document(document: Any, source: str, deck: Path | None = None) -> Report:
+    """Advise the player of one position document; a game without an advisor is refused."""
+    try:
+        entry, root = _game_of(document)
+        if entry.advise is None:
+            with_advice = ", ".join(name for name, e in games().items() if e.advise is not None)
+            raise FieldError(
+                "game", f"no advisor for {entry.title} yet (advice is given for: {with_advice})"
+            )
+        return entry.advise(root, deck)
+    except FieldError as exc:
+        raise SourceError(source, exc) from None
+
+
+def _game_of(document: Any) -> tuple[GameEntry, Field]:
+    """The game a document names, and the document as a Field to parse it from."""
+    root = Field(document)
+    if not isinstance(document, dict):
+        raise root.error('expected a position object with a "game" key')
+    if "game" not in document:
+        raise FieldError("game", "missing (which game is this position for?)")
+    known = games()
+    name = Field(document["game"], "game").string()
+    if name not in known:
+        raise FieldError("game", f"unknown game {name!r} (known: {', '.join(known)})")
+    return known[name], root

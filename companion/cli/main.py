@@ -14,6 +14,7 @@ from typing import NoReturn
 
 from companion import __version__
 from companion.cli import (
+    advise,
     bench,
     calibrate,
     led,
@@ -33,6 +34,7 @@ examples:
   atelier score position.json            score a position file, JSON on stdout
   atelier score --explain position.json  also print the breakdown for people (stderr)
   cat position.json | atelier score -    read the position from standard input
+  atelier advise --explain position.json the best next move, with the reasons
   atelier markers photo.jpg              list the fiducial markers in a photo
   atelier render pos.json -o table.jpg   a photo of a position, with its truth
   atelier print colorfield -o sheets/    print-and-play sheets, PNG and PDF
@@ -57,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"atelier {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     score.register(commands)
+    advise.register(commands)
     bench.register(commands)
     pigments.register(commands)
     markers.register(commands)

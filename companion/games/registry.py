@@ -1,5 +1,5 @@
 """The games the command line knows, by the name a position file gives in ``"game"``: each one's
-position scorer and its rules (``protocol.GameRules``)."""
+position scorer, its advisor where it has one, and its rules (``protocol.GameRules``)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ class GameEntry:
     evaluate: Callable[[Field, Path | None], Report]
     # The whole game, played through the interface every game shares.
     rules: GameRules[Any, Any]
+    # Advises the player of one position document (as ``evaluate``); None: no advisor yet.
+    advise: Callable[[Field, Path | None], Report] | None = None
 
 
 # Each name is a package under companion.games with an ``entry`` module defining ``ENTRY``.

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
+from typing import Any
 
 from companion.games.paintings.covering import Visible, visible_icons
 from companion.games.paintings.model import CARDS_PER_PAINTING, ArtCard, Goal, Painting, ScoringCard
@@ -65,6 +66,25 @@ class Advice:
     best: Option
     options: tuple[Option, ...]
     reasons: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """Hand positions count from 1, as the reasons name them; each order bottom first."""
+        best = self.best
+        points = {g.card.goal.value: g.points for g in best.gains}
+        return {
+            "paint": [
+                {"hand": i + 1, "card": card.id}
+                for i, card in zip(best.order, best.painting.cards, strict=True)
+            ],
+            "points": best.points,
+            "gains": points | {"silver": best.silver_points},
+            "ribbons": {g.card.goal.value: g.earned for g in best.gains}
+            | {"silver": best.score.silver},
+            "options": [
+                {"hand": [i + 1 for i in o.order], "points": o.points} for o in self.options
+            ],
+            "reasons": list(self.reasons),
+        }
 
 
 def ribbons_won(paintings: Sequence[Painting], cards: Sequence[ScoringCard]) -> dict[Goal, int]:

@@ -1,12 +1,16 @@
-"""Paintings as the command line sees it: score a position document, with its explanation."""
+"""Paintings as the command line sees it: score a position document, or advise its player's
+next painting, with the explanation in words."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from companion.content.paintings import content_for
+from companion.errors import FieldError
 from companion.fields import Field
+from companion.games.paintings.advisor import advise, ribbons_won
 from companion.games.paintings.explain import explain_player_score
+from companion.games.paintings.model import CARDS_PER_PAINTING
 from companion.games.paintings.position import parse_position
 from companion.games.paintings.rules import PaintingsRules
 from companion.games.paintings.scoring import score_player
@@ -20,4 +24,26 @@ def evaluate(document: Field, deck: Path | None) -> Report:
     return Report(score.to_json(), explain_player_score(score))
 
 
-ENTRY = GameEntry(name="paintings", title="Paintings", evaluate=evaluate, rules=PaintingsRules())
+def advise_position(document: Field, deck: Path | None) -> Report:
+    """The best 3 cards of the position's ``hand`` to paint next, in order."""
+    if isinstance(document.value, dict) and "hand" not in document.value:
+        raise FieldError("hand", "missing (the advice is which cards of the hand to paint)")
+    position = parse_position(document, content_for(deck))
+    hand = position.hand or ()
+    if len(hand) < CARDS_PER_PAINTING:
+        raise FieldError(
+            "hand",
+            f"{len(hand)} card(s): a painting takes {CARDS_PER_PAINTING} cards from the hand",
+        )
+    won = ribbons_won(position.paintings, position.scoring_cards)
+    advice = advise(hand, position.scoring_cards, won)
+    return Report({"game": "paintings", **advice.to_json()}, "\n".join(advice.reasons))
+
+
+ENTRY = GameEntry(
+    name="paintings",
+    title="Paintings",
+    evaluate=evaluate,
+    rules=PaintingsRules(),
+    advise=advise_position,
+)

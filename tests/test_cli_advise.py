@@ -1,0 +1,179 @@
+"""``atelier advise`` through the real console script: exact advice, reasons, refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.content.isle import content_for
+from companion.games.isle.hexgrid import Cell
+from tests.cli import assert_user_error, atelier
+
+EXAMPLES = Path(__file__).parents[1] / "companion/content/examples"
+
+HUE = {"slots": [["hue"], [], [], [], []]}
+TEXTURES = {"slots": [["texture"], ["texture"], ["texture"], [], []]}
+SHAPE = {"slots": [[], [], [], ["shape"], []]}
+TONE = {"slots": [[], [], [], [], ["tone"]]}
+
+
+def paintings(**changes: Any) -> dict[str, Any]:
+    position = {
+        "game": "paintings",
+        "scoring_cards": ["emphasis", "style", "repetition", "symmetry"],
+        "paintings": [],
+        "hand": [HUE, TEXTURES, SHAPE, TONE],
+    }
+    return position | changes
+
+
+def isle(**changes: Any) -> dict[str, Any]:
+    position = {
+        "game": "isle",
+        "conditions": {"green": "grass", "blue": "shore", "brown": "beach", "red": "hamlet"},
+        # A green group of 4: one more green cell makes it 5, and a group of 5 is grass.
+        "cells": [[0, 2, "green"], [0, 3, "green"], [0, 4, "green"], [0, 5, "green"]],
+        "roll": 1,
+        "hand": ["blue", "green"],
+        "final_round": True,
+    }
+    return position | changes
+
+
+def advise(tmp_path: Path, position: object, *options: str) -> Any:
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position))
+    return atelier("advise", *options, path)
+
+
+def test_paintings_advice_is_the_best_order_of_the_hand(tmp_path: Path) -> None:
+    run = advise(tmp_path, paintings())
+    assert run.status == 0, run.stderr
+    assert run.stderr == ""
+    data = json.loads(run.stdout)
+    # Style (0 -> 4) beats emphasis (0 -> 1); of the orders that earn it, the first in hand order.
+    assert data["points"] == 4
+    assert data["gains"] == {"emphasis": 0, "style": 4, "repetition": 0, "symmetry": 0, "silver": 0}
+    assert data["paint"] == [
+        {"hand": 1, "card": None},
+        {"hand": 2, "card": None},
+        {"hand": 3, "card": None},
+    ]
+    assert len(data["options"]) == 24
+    assert data["options"][0] == {"hand": [1, 2, 3], "points": 4}
+    assert data["reasons"][0] == (
+        "Paint hand card 1, hand card 2, hand card 3, bottom to top: +4 points."
+    )
+
+
+def test_paintings_advice_counts_the_ribbons_already_won(tmp_path: Path) -> None:
+    hue_alone = [HUE, {"slots": [[], [], [], [], []]}, {"slots": [[], [], [], [], []]}]
+    run = advise(tmp_path, paintings(paintings=[hue_alone, hue_alone]))
+    assert run.status == 0, run.stderr
+    data = json.loads(run.stdout)
+    # Two emphasis ribbons won: the third is worth 4 -> 11 (+7), more than style's +4.
+    assert data["points"] == 7
+    assert data["gains"]["emphasis"] == 7
+
+
+def test_isle_advice_is_the_fill_that_gains_most(tmp_path: Path) -> None:
+    run = advise(tmp_path, isle())
+    assert run.status == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data == data | {
+        "game": "isle",
+        "roll": 1,
+        "color": "green",
+        "cells": [[0, 6]],
+        "gain": 6,
+        "outlook": 0,
+        "looked_ahead": 0,
+        "total": 6,
+    }
+
+
+def test_isle_advice_when_nothing_fits(tmp_path: Path) -> None:
+    island = content_for(None).islands["default"]
+    # Every cell filled but two apart: a roll of 2 has no room.
+    cells = [[c.row, c.col, "red"] for c in island.cells if c not in (Cell(0, 2), Cell(0, 4))]
+    run = advise(tmp_path, isle(roll=2, cells=cells), "--explain")
+    assert run.status == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert (data["color"], data["cells"], data["gain"]) == (None, [], 0)
+    assert run.stderr == "No group of 2 connected empty cells fits: nothing to fill this round.\n"
+
+
+def test_explain_prints_the_reasons_for_people(tmp_path: Path) -> None:
+    run = advise(tmp_path, isle(), "--explain")
+    assert run.status == 0
+    data = json.loads(run.stdout)
+    assert run.stderr.splitlines() == data["reasons"]
+    assert run.stderr.startswith("Fill (0, 6) with green (roll 1): +6 points now (0 -> 6).\n")
+    assert "green (grass): 0 -> 6 (+6)" in run.stderr
+    assert "Final round: no round follows" in run.stderr
+    paint = advise(tmp_path, paintings(), "--explain")
+    assert "style: 1 ribbon(s)" in paint.stderr and "Next best:" in paint.stderr
+
+
+@pytest.mark.parametrize("example", ["paintings-hand.json", "isle-roll.json"])
+def test_the_examples_are_advised_from_standard_input(example: str) -> None:
+    text = (EXAMPLES / example).read_text()
+    run = atelier("advise", "-", stdin=text)
+    assert run.status == 0, run.stderr
+    assert json.loads(run.stdout)["reasons"]
+    # The same file still scores: the advice keys are optional position keys.
+    assert atelier("score", "-", stdin=text).status == 0
+
+
+def test_help_has_an_example() -> None:
+    run = atelier("advise", "--help")
+    assert run.status == 0 and "example:" in run.stdout
+    assert "advise" in atelier("--help").stdout
+
+
+@pytest.mark.parametrize(
+    ("position", "fragments"),
+    [
+        ({k: v for k, v in paintings().items() if k != "hand"}, ["hand: missing"]),
+        (paintings(hand=[HUE, TONE]), ["hand: 2 card(s)", "takes 3"]),
+        (paintings(hand=[HUE, TONE, SHAPE, HUE, TONE, SHAPE]), ["hand: expected at most 5"]),
+        (paintings(hand=[HUE, TONE, {"card": "Z-99"}]), ["hand[2].card", "unknown art card"]),
+        (
+            paintings(hand=[HUE, {"card": "A-01"}, {"card": "A-01"}]),
+            ["hand[2]", "'A-01' is already in hand"],
+        ),
+        (
+            paintings(
+                paintings=[[{"card": "A-01"}, HUE, TONE]], hand=[{"card": "A-01"}, HUE, TONE]
+            ),
+            ["hand[0]", "already in paintings[0]"],
+        ),
+        (paintings(paintings=[[HUE, HUE, HUE]] * 3), ["paintings: all 3 paintings are done"]),
+        ({k: v for k, v in isle().items() if k not in ("roll", "hand")}, ["roll: missing"]),
+        ({k: v for k, v in isle().items() if k != "hand"}, ["hand: missing"]),
+        (isle(roll=0), ["roll: 0 is out of range (1..6)"]),
+        (isle(hand=["green", "green"]), ["hand[1]", "held twice"]),
+        (isle(hand=["green", "pink"]), ["hand[1]", "unknown colour 'pink'"]),
+        (isle(incoming="green"), ["incoming", "already in hand"]),
+        (isle(final_round="yes"), ["final_round", "true or false"]),
+        (
+            {"game": "pigments", "pan": "medium", "chips": [], "shade": "coral"},
+            ["game: no advisor for Pigment Lab yet"],
+        ),
+        ({"game": "chess"}, ["game: unknown game 'chess'"]),
+        ([], ["expected a position object"]),
+    ],
+)
+def test_bad_positions_are_refused_in_one_line(
+    tmp_path: Path, position: object, fragments: list[str]
+) -> None:
+    assert_user_error(advise(tmp_path, position), "position.json: ", *fragments)
+
+
+def test_missing_files_and_empty_input_are_refused(tmp_path: Path) -> None:
+    assert_user_error(atelier("advise", tmp_path / "nope.json"), "nope.json: no such file")
+    assert_user_error(atelier("advise", "-", stdin=""), "<stdin>: empty input")
+    assert_user_error(atelier("advise", "-", stdin="{"), "<stdin>: line 1")
