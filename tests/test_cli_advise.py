@@ -118,7 +118,31 @@ def test_explain_prints_the_reasons_for_people(tmp_path: Path) -> None:
     assert "style: 1 ribbon(s)" in paint.stderr and "Next best:" in paint.stderr
 
 
-@pytest.mark.parametrize("example", ["paintings-hand.json", "isle-roll.json"])
+def colorfield(**changes: Any) -> dict[str, Any]:
+    position: dict[str, Any] = json.loads((EXAMPLES / "colorfield-tile.json").read_text())
+    return position | changes
+
+
+def test_colorfield_advice_ranks_every_space_and_rotation(tmp_path: Path) -> None:
+    run = advise(tmp_path, colorfield(), "--explain")
+    assert run.status == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["before"] == 18
+    assert data["best"] == {"space": 4, "rotation": 0, "gain": 6, "total": 24}
+    assert len(data["options"]) == 8  # two empty spaces, four rotations
+    assert [o["gain"] for o in data["options"]] == sorted(
+        (o["gain"] for o in data["options"]), reverse=True
+    )
+    assert run.stderr.splitlines() == data["reasons"]
+    assert run.stderr.startswith("Place navy/coralx3/navy/turquoise in space 4, upright: +6 points")
+    assert "right: coral x3 matches space 5: +3" in run.stderr
+    by_id = advise(tmp_path, colorfield(tile="R1-07"))
+    assert by_id.status == 0 and json.loads(by_id.stdout)["tile"] == "R1-07"
+
+
+@pytest.mark.parametrize(
+    "example", ["paintings-hand.json", "isle-roll.json", "colorfield-tile.json"]
+)
 def test_the_examples_are_advised_from_standard_input(example: str) -> None:
     text = (EXAMPLES / example).read_text()
     run = atelier("advise", "-", stdin=text)
@@ -159,6 +183,10 @@ def test_help_has_an_example() -> None:
         (isle(hand=["green", "pink"]), ["hand[1]", "unknown colour 'pink'"]),
         (isle(incoming="green"), ["incoming", "already in hand"]),
         (isle(final_round="yes"), ["final_round", "true or false"]),
+        ({k: v for k, v in colorfield().items() if k != "tile"}, ["tile: missing"]),
+        (colorfield(tile="X-01"), ["tile: unknown tile 'X-01'"]),
+        (colorfield(tile={"edges": [["pink", 1]] * 4}), ["tile.edges[0]", "unknown colour 'pink'"]),
+        (colorfield(tile={"edges": [["navy", 1]] * 3}), ["tile.edges: expected 4 entries"]),
         (
             {"game": "pigments", "pan": "medium", "chips": [], "shade": "coral"},
             ["game: no advisor for Pigment Lab yet"],

@@ -12,8 +12,9 @@ from companion.positions import advise_document, read_position_source
 
 HELP = """\
 Advise the player of a position file (see the position format in the docs) and print the
-advice as JSON: Paintings, which 3 hand cards to paint and in which order ("hand"); Isle of
-Colors, the colour and cells to fill for the roll ("roll", "hand").
+advice as JSON with its reasons: Color Field, where and how to place a tile ("tile"); Paintings,
+which 3 hand cards to paint and in which order ("hand"); Isle of Colors, the colour and cells to
+fill for the roll ("roll", "hand").
 
 example:
   atelier advise --explain companion/content/examples/paintings-hand.json

@@ -47,14 +47,28 @@ def parse_space(field: Field, content: ColorFieldContent) -> PlacedTile | None:
     return PlacedTile(catalogue, rotation)
 
 
-def parse_canvas(field: Field, content: ColorFieldContent) -> Canvas:
-    """A whole position document (its ``game`` key already checked by the dispatcher)."""
-    members = field.members(
-        required=("game", "canvas", "spaces"),
-    )
+def parse_tile(field: Field, content: ColorFieldContent) -> Tile:
+    """A tile to place: a catalogue id, or ``{"edges": [...]}`` as printed."""
+    if isinstance(field.value, str):
+        tile: Tile = field.lookup(content.tiles, "tile")
+        return tile
+    members = field.members(required=("edges",))
+    return Tile(parse_edges(members["edges"]))
+
+
+def parse_position(field: Field, content: ColorFieldContent) -> tuple[Canvas, Tile | None]:
+    """A whole position document (its ``game`` key already checked by the dispatcher) and the
+    optional ``tile`` the player holds to place."""
+    members = field.members(required=("game", "canvas", "spaces"), optional=("tile",))
     board = parse_board(members["canvas"], content)
     spaces = tuple(parse_space(f, content) for f in members["spaces"].array(length=len(SPACES)))
-    return Canvas(board, spaces)
+    tile = parse_tile(members["tile"], content) if "tile" in members else None
+    return Canvas(board, spaces), tile
+
+
+def parse_canvas(field: Field, content: ColorFieldContent) -> Canvas:
+    """The canvas of a whole position document."""
+    return parse_position(field, content)[0]
 
 
 def canvas_to_json(canvas: Canvas) -> dict[str, Any]:
