@@ -247,11 +247,12 @@ def _best_draft(state: LabState, player: int) -> LabState:
 
 
 def _claims(state: LabState, pan: int) -> list[LabState]:
-    """The state as it is, and after each claim of a Shade Row card that fits ``pan``."""
+    """The state as it is, and after each claim of a Shade Row card that fits ``pan`` when it is
+    empty."""
     found = [state]
     board_pan = state.player.pans[pan]
-    if board_pan.shade is not None or board_pan.pressed:
-        return found
+    if board_pan.shade is not None or board_pan.pan.chips:
+        return found  # a card goes under a pan only as it is started
     for shade in state.shade_row:
         if len(shade.recipe) == board_pan.pan.size.windows:
             try:

@@ -242,14 +242,14 @@ def places(table: tuple[Standing, ...]) -> list[Row]:
             Setup(2, 17),
             347,
             5,
-            [(1, -17, 1, "points", (0,)), (0, -19, 2, "points", (0,))],
+            [(0, -6, 1, "points", (0,)), (1, -28, 2, "points", (0,))],
         ),
         (
             "pigments",
             Setup(3, 18, {"first_player": 2}),
-            340,
+            287,
             5,
-            [(2, -8, 1, "points", (0,)), (1, -9, 2, "points", (0,)), (0, -16, 3, "points", (0,))],
+            [(2, -6, 1, "points", (0,)), (1, -8, 2, "points", (0,)), (0, -17, 3, "points", (0,))],
         ),
     ],
 )

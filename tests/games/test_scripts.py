@@ -40,7 +40,7 @@ def digest(script: Script) -> str:
         ("isle", 11, 1, 60, "e35b88f5f471ee1fcb97fb426a4bbc039de48f180c5fea20f0cba8e9e6cef2d8"),
         ("pigments", 7, 2, 8, "7e13efb02babe29e1d86152a03221ad82689e6a5a0bac634dd51b4e0e4b7c2f9"),
         ("pigments", 7, 3, 8, "055b5d6f566a0574020223a0fd9348fc922dc875660c976152f865ccca24f88d"),
-        ("pigments", 0, 2, 200, "c1e99160e7837c60709766575c459353f51eac801ad611baf8006b983ca36e6c"),
+        ("pigments", 0, 2, 200, "0766dcc77d21b58b764a1496f869e9904098b5dfe13eaf119690893c00e8a6f5"),
         (
             "pigments",
             11,

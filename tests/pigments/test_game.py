@@ -29,6 +29,7 @@ from companion.games.pigments.faults import Cause
 from companion.games.pigments.game import apply, new_game
 from companion.games.pigments.model import Chip
 from companion.games.pigments.results import standings, winners
+from companion.games.pigments.rules import PigmentsRules
 from companion.games.pigments.state import (
     SPILL,
     GameState,
@@ -142,6 +143,33 @@ def test_claim_shades_refills_the_row_and_holds_two_at_most() -> None:
     refused(state, ClaimShade(2, row[2]), "claim-limit")
     refused(state, ClaimShade(0, row[2]), "claim-shade")
     refused(play(table(), ClaimShade(0, row[0])), ClaimShade(1, row[0]), "shade-row")
+
+
+def test_a_shade_is_claimed_when_starting_a_pan_not_once_it_holds_chips() -> None:
+    half = PlayerState(board(pan(SMALL, R)))
+    full = PlayerState(board(None, pan(MEDIUM, R, Y, B)))
+    state = table(players=(half, half))
+    row = state.shade_row[0].name
+    for player, index in ((half, 0), (full, 1)):
+        with pytest.raises(IllegalActionError) as error:
+            apply(table(players=(player, player)), ClaimShade(index, row))
+        assert error.value.rule == "claim-new-pan"
+        held = len(player.pans[index].pan.chips)
+        assert str(error.value) == (
+            f"a shade is claimed when starting a new pan, and pan {index} already holds "
+            f"{held} chip(s) (rule: claim-new-pan)"
+        )
+    # An empty pan takes a card, then its first chips; a pan sifted empty is started anew.
+    state = play(state, ClaimShade(1, row), Draft(R, crate=0, pan=1))
+    assert me(state).pans[1].shade is not None and me(state).pans[1].pan.chips == (R, R)
+    state = play(state, Sift(0, R), ClaimShade(0, state.shade_row[0].name))
+    assert me(state).pans[0].shade is not None
+
+
+def test_the_legal_actions_offer_claims_for_empty_pans_only() -> None:
+    state = table(players=(PlayerState(board(pan(SMALL, R), pan(MEDIUM, R, Y, B))),) * 2)
+    claims = {a.pan for a in PigmentsRules().legal_actions(state) if isinstance(a, ClaimShade)}
+    assert claims == {2, 3}
 
 
 def test_a_pressed_pans_card_is_kept_not_held() -> None:

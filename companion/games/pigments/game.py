@@ -178,6 +178,14 @@ def claim_shade(state: GameState, action: ClaimShade) -> Transition:
         raise IllegalActionError(
             "claim-shade", f"pan {action.pan} already has {pan.shade.name} under it"
         )
+    if pan.pan.chips:
+        # "When you start a new pan, claim one Shade card": the card goes under an empty pan,
+        # before its first chips, never under a pan already being filled.
+        raise IllegalActionError(
+            "claim-new-pan",
+            f"a shade is claimed when starting a new pan, and pan {action.pan} already holds "
+            f"{len(pan.pan.chips)} chip(s)",
+        )
     if state.player.held_shades >= MAX_HELD_SHADES:
         raise IllegalActionError(
             "claim-limit", f"you already hold {MAX_HELD_SHADES} claimed shades"
