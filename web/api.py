@@ -247,14 +247,26 @@ def seat_picture(table: str, seat: int, scan: int) -> Response:
     return response
 
 
+def _reveal_query() -> bool:
+    """``?reveal=1`` asks for the shade cards' recipes (the back of the cards); ``0`` or none
+    keeps them hidden."""
+    value = request.args.get("reveal", "0")
+    if value not in ("0", "1"):
+        abort(400, description=f"reveal: expected 0 or 1, not {value!r}")
+    return value == "1"
+
+
 @api.get("/pigments")
 def pigments_catalogue() -> Response:
+    """The chips, the pans and each shade card's face (name, colour); its recipe with
+    ``?reveal=1``."""
+    reveal = _reveal_query()
     content = content_for(None)
     shades = [
         {
             "name": name,
-            "recipe": [chip.value for chip in shade.recipe],
-            "srgb": mix(list(shade.recipe), content.catalogue).to_json()["srgb"],
+            "srgb": mix(list(shade.recipe), content.catalogue).display.hex,
+            **({"recipe": [chip.value for chip in shade.recipe]} if reveal else {}),
         }
         for name, shade in sorted(content.shades.items())
     ]
@@ -269,12 +281,14 @@ def pigments_catalogue() -> Response:
 
 @api.post("/pigments/check")
 def pigments_check() -> Response:
-    """``{"shade", "pan", "chips"}``: would this pan press under this shade card, and why."""
+    """``{"shade", "pan", "chips"}``: would this pan press under this shade card, and why;
+    ``"reveal": true`` lets the answer name the card's recipe."""
     body = json_body()
-    members = body.members(required=("shade", "pan", "chips"))
+    members = body.members(required=("shade", "pan", "chips"), optional=("reveal",))
+    reveal = members["reveal"].boolean() if "reveal" in members else False
     content = content_for(None)
     shade = members["shade"].lookup(content.shades, "shade")
     size = parse_pan_size(members["pan"])
     chips = tuple(parse_chip(f) for f in members["chips"].array(max_len=size.slots))
-    check = check_pan(Pan(size, chips), shade, content.catalogue)
+    check = check_pan(Pan(size, chips), shade, content.catalogue, reveal=reveal)
     return jsonify({**check.to_json(), "explanation": explain_pan(check)})

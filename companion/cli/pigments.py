@@ -29,12 +29,15 @@ examples:
       would this pan press under the coral card? (the pan is named by its chip count:
       2 small, 3 medium, 5 large; --pan names it for a pan that is not full)
 
+A shade card's recipe is on its back: the answers never name it unless you add --reveal.
+
 Chips: Fe2O3 (red), FeO(OH) (yellow), ultramarine (blue), TiO2 (white), binder.
 """
 
 MIX_HELP = """\
 Mix pigments and print the colour: the surviving bands, the TiO2 share, the display sRGB colour,
 its lightness, the catalogue shade of that colour, and other recipes that give the same colour.
+--reveal also names the recipe on the back of that shade's card.
 
 example:
   atelier pigments mix ultramarine 'FeO(OH)' TiO2
@@ -42,16 +45,26 @@ example:
 
 CHECK_HELP = """\
 Check a pan against a shade card: is it full, is it sound (one binder for every two pigments,
-rounded up), and does its recipe press the shade? The verdict comes with the band arithmetic.
+rounded up), and does its recipe press the shade? The verdict comes with the band arithmetic
+and the card's colour, never the card's recipe (it is on the back): --reveal names it.
 
-example:
+examples:
   atelier pigments check --shade coral --chips Fe2O3 'FeO(OH)' binder
+  atelier pigments check --shade coral --chips Fe2O3 Fe2O3 binder --reveal
 """
 
 
 def _add_deck(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--deck", metavar="FILE", type=Path, help="use your own Pigment Lab content file"
+    )
+
+
+def _add_reveal(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--reveal",
+        action="store_true",
+        help="name the shade card's recipe (a spoiler: it is on the back of the card)",
     )
 
 
@@ -71,6 +84,7 @@ def register(commands: Any) -> None:
     )
     mixer.add_argument("pigments", metavar="PIGMENT", nargs="*", help="pigments to mix")
     _add_deck(mixer)
+    _add_reveal(mixer)
     mixer.set_defaults(run=run_mix)
     checker: argparse.ArgumentParser = actions.add_parser(
         "check",
@@ -85,6 +99,7 @@ def register(commands: Any) -> None:
     )
     checker.add_argument("--pan", metavar="SIZE", help="small, medium or large")
     _add_deck(checker)
+    _add_reveal(checker)
     checker.set_defaults(run=run_check)
 
 
@@ -102,7 +117,7 @@ def run_mix(args: argparse.Namespace) -> int:
     pigments = [parse_pigment(f) for f in Field(names, "PIGMENT").array()]
     content = content_for(args.deck)
     result = mix(pigments, content.catalogue)
-    _emit(result.to_json(), explain_mix(result))
+    _emit(result.to_json(args.reveal), explain_mix(result, args.reveal))
     return 0
 
 
@@ -131,6 +146,6 @@ def run_check(args: argparse.Namespace) -> int:
         )
     content = content_for(args.deck)
     shade = Field(args.shade, "--shade").lookup(content.shades, "shade")
-    check = check_pan(Pan(size, chips), shade, content.catalogue)
+    check = check_pan(Pan(size, chips), shade, content.catalogue, reveal=args.reveal)
     _emit({"game": "pigments", **check.to_json()}, explain_pan(check))
     return 0

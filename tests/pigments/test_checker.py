@@ -1,10 +1,12 @@
-"""The recipe checker: verdicts, the band arithmetic in words, and same-colour recipes."""
+"""The recipe checker: verdicts, the band arithmetic in words, and same-colour recipes; the
+shade card's recipe (the back of the card) named only when revealed."""
 
 from __future__ import annotations
 
 from companion.games.pigments.checker import Verdict, check_pan, mix
+from companion.games.pigments.explain import explain_mix
 from companion.games.pigments.faults import Cause
-from companion.games.pigments.model import Pan, Shade
+from companion.games.pigments.model import Chip, Pan, PanSize, Shade
 
 from .builders import LARGE, MEDIUM, SMALL, B, R, T, U, Y, catalogue, shade
 
@@ -46,7 +48,7 @@ def test_mix_lists_other_recipes_of_the_same_colour() -> None:
 
 
 def test_pressed() -> None:
-    check = check_pan(Pan(MEDIUM, (R, Y, B)), shade("coral"), catalogue())
+    check = check_pan(Pan(MEDIUM, (R, Y, B)), shade("coral"), catalogue(), reveal=True)
     assert check.verdict is Verdict.PRESSED
     assert (check.full, check.sound, check.fault, check.pressed, check.points) == (
         True,
@@ -65,7 +67,7 @@ def test_pressed() -> None:
 
 
 def test_different_recipe_same_colour_presses_nothing_and_says_so() -> None:
-    check = check_pan(Pan(MEDIUM, (R, R, B)), shade("coral"), catalogue())
+    check = check_pan(Pan(MEDIUM, (R, R, B)), shade("coral"), catalogue(), reveal=True)
     assert check.verdict is Verdict.NOTHING_HAPPENS
     assert check.same_colour
     assert (check.pressed, check.points) == (False, 0)
@@ -76,13 +78,74 @@ def test_different_recipe_same_colour_presses_nothing_and_says_so() -> None:
 
 
 def test_wrong_colour_names_what_the_pan_makes() -> None:
-    check = check_pan(Pan(LARGE, (U, Y, T, B, B)), shade("mint"), catalogue())
+    check = check_pan(Pan(LARGE, (U, Y, T, B, B)), shade("mint"), catalogue(), reveal=True)
     assert check.verdict is Verdict.NOTHING_HAPPENS
     assert not check.same_colour
     assert check.reasons()[-1] == (
         "Nothing happens (a wrong guess is free). The pan holds FeO(OH) + ultramarine + TiO2, "
         "which makes sage; mint is FeO(OH) + ultramarine. Its recipe has 2 pigments; a sound "
         "large pan holds 3."
+    )
+
+
+def test_by_default_the_verdicts_keep_the_cards_recipe_hidden() -> None:
+    def last(chips: tuple[Chip, ...], name: str, size: PanSize = MEDIUM) -> str:
+        check = check_pan(Pan(size, chips), shade(name), catalogue())
+        assert not check.reveal
+        return check.reasons()[-1]
+
+    nothing = "Nothing happens (a wrong guess is free). The pan holds"
+    assert check_pan(Pan(MEDIUM, (R, Y, B)), shade("coral"), catalogue()).reasons()[-2:] == (
+        "Pressed: the pan holds coral's recipe. Worth 5 points.",
+        "The same colour also comes from Fe2O3 + Fe2O3, but only coral's own recipe presses.",
+    )
+    assert last((R, R, B), "coral") == (
+        f"{nothing} Fe2O3 + Fe2O3: a different recipe that gives the same colour as coral."
+    )
+    assert last((R, Y, B), "mint") == (
+        f"{nothing} Fe2O3 + FeO(OH), which makes coral; the bands press a different shade: "
+        "mint leaves green."
+    )
+    assert last((R, Y, B), "soot") == (
+        f"{nothing} Fe2O3 + FeO(OH), which makes coral; the bands press a different shade: "
+        "soot leaves no band (black)."
+    )
+    # Same bands, another TiO2 share: lighter or darker is what the card's face shows; the
+    # recipe's size (2 pigments for mint, against a large pan's 3) is on the back.
+    assert last((U, Y, T, B, B), "mint", LARGE) == (
+        f"{nothing} FeO(OH) + ultramarine + TiO2, which makes sage: the same bands as mint, "
+        "but lighter than the card."
+    )
+    assert last((U, Y, B), "sage") == (
+        f"{nothing} FeO(OH) + ultramarine, which makes mint: the same bands as sage, "
+        "but darker than the card."
+    )
+    assert last((R, Y, B), "coral", LARGE) == (
+        "The pan holds Fe2O3 + FeO(OH), which makes coral, the colour of the card."
+    )
+
+
+def test_the_json_names_the_cards_recipe_only_when_revealed() -> None:
+    hidden = check_pan(Pan(MEDIUM, (R, R, B)), shade("coral"), catalogue()).to_json()
+    assert hidden["shade"] == {"name": "coral"}
+    assert "FeO(OH)" not in hidden["reason"] and "coral is" not in hidden["reason"]
+    assert "shade_recipe" not in hidden["colour"]
+    shown = check_pan(Pan(MEDIUM, (R, R, B)), shade("coral"), catalogue(), reveal=True).to_json()
+    assert shown["shade"] == {"name": "coral", "recipe": ["Fe2O3", "FeO(OH)"]}
+    assert shown["reason"].endswith("(coral is Fe2O3 + FeO(OH)).")
+
+
+def test_mix_names_the_cards_recipe_only_when_revealed() -> None:
+    result = mix([R, R], catalogue())
+    assert "shade_recipe" not in result.to_json()
+    assert result.to_json(reveal=True)["shade_recipe"] == ["Fe2O3", "FeO(OH)"]
+    assert mix([R, U, Y], catalogue()).to_json(reveal=True)["shade_recipe"] == [
+        "Fe2O3",
+        "ultramarine",
+    ]
+    assert "card's recipe" not in explain_mix(result)
+    assert explain_mix(result, reveal=True).splitlines()[-1] == (
+        "The coral card's recipe is Fe2O3 + FeO(OH)."
     )
 
 

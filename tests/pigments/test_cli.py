@@ -44,6 +44,29 @@ def test_check_pressed_and_nothing_happens() -> None:
     assert "a different recipe that gives the same colour as coral" in other.stderr
 
 
+def test_check_and_mix_name_the_cards_recipe_only_with_reveal() -> None:
+    args = ("pigments", "check", "--shade", "coral", "--chips", "Fe2O3", "Fe2O3", "binder")
+    hidden, shown = atelier(*args), atelier(*args, "--reveal")
+    assert (hidden.status, shown.status) == (0, 0)
+    assert json.loads(hidden.stdout)["shade"] == {"name": "coral"}
+    assert json.loads(shown.stdout)["shade"] == {"name": "coral", "recipe": ["Fe2O3", "FeO(OH)"]}
+    assert hidden.stderr.splitlines()[-1] == (
+        "  Nothing happens (a wrong guess is free). The pan holds Fe2O3 + Fe2O3: a different "
+        "recipe that gives the same colour as coral."
+    )
+    assert shown.stderr.splitlines()[-1] == (
+        "  Nothing happens (a wrong guess is free). The pan holds Fe2O3 + Fe2O3: a different "
+        "recipe that gives the same colour as coral (coral is Fe2O3 + FeO(OH))."
+    )
+    plain, told = (
+        atelier("pigments", "mix", "Fe2O3"),
+        atelier("pigments", "mix", "Fe2O3", "--reveal"),
+    )
+    assert "card's recipe" not in plain.stderr and "shade_recipe" not in json.loads(plain.stdout)
+    assert told.stderr.splitlines()[-1] == "The coral card's recipe is Fe2O3 + FeO(OH)."
+    assert json.loads(told.stdout)["shade_recipe"] == ["Fe2O3", "FeO(OH)"]
+
+
 def test_check_fault_and_a_pan_not_full() -> None:
     fault = json.loads(
         atelier("pigments", "check", "--shade", "white", "--chips", "binder", "binder").stdout

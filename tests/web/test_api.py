@@ -290,6 +290,30 @@ def test_the_recipe_checker(client: Client) -> None:
     assert over.status_code == 400 and "chips: expected at most 2 entries" in over.json["error"]
 
 
+def test_the_recipe_checker_names_a_cards_recipe_only_when_asked(client: Client) -> None:
+    coral = {"name": "coral", "srgb": "#ff4d00"}
+    assert coral in client.get("/api/pigments").json["shades"]
+    assert coral in client.get("/api/pigments?reveal=0").json["shades"]
+    shown = client.get("/api/pigments?reveal=1").json["shades"]
+    assert {**coral, "recipe": ["Fe2O3", "FeO(OH)"]} in shown
+    bad = client.get("/api/pigments?reveal=yes")
+    assert bad.status_code == 400 and bad.json["error"] == "reveal: expected 0 or 1, not 'yes'"
+    pan = {"shade": "coral", "pan": "medium", "chips": ["Fe2O3", "Fe2O3", "binder"]}
+    hidden = client.post("/api/pigments/check", json=pan).json
+    assert hidden["shade"] == {"name": "coral"}
+    assert hidden["explanation"].splitlines()[-1] == (
+        "  Nothing happens (a wrong guess is free). The pan holds Fe2O3 + Fe2O3: a different "
+        "recipe that gives the same colour as coral."
+    )
+    assert client.post("/api/pigments/check", json={**pan, "reveal": False}).json == hidden
+    told = client.post("/api/pigments/check", json={**pan, "reveal": True}).json
+    assert told["shade"] == {"name": "coral", "recipe": ["Fe2O3", "FeO(OH)"]}
+    assert told["explanation"].endswith("(coral is Fe2O3 + FeO(OH)).")
+    wrong = client.post("/api/pigments/check", json={**pan, "reveal": "yes"})
+    assert wrong.status_code == 400
+    assert wrong.json["error"] == "reveal: expected true or false, got a string"
+
+
 def test_pages_render_and_carry_the_token_only_when_given(client: Client) -> None:
     table, token = new_table(client)
     for path in ("/", f"/t/{table}", f"/t/{table}/seat/1", f"/t/{table}/history", "/recipes"):

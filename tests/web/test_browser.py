@@ -138,6 +138,30 @@ def test_the_recipe_checker_page(browser: Browser, server: str) -> None:
     expect(page.locator("#verdict-word")).to_have_text("pressed", timeout=WAIT_MS)
 
 
+def test_the_recipe_checker_page_shows_a_cards_recipe_only_when_asked(
+    browser: Browser, server: str
+) -> None:
+    page = browser.new_context().new_page()
+    page.goto(f"{server}/recipes")
+    page.select_option("#shade", "coral")
+    page.select_option("#pan", "medium")
+    for chip in ("Fe2O3", "Fe2O3", "binder"):
+        page.locator(f'[data-chip="{chip}"]').click()
+    expect(page.locator("#verdict-word")).to_have_text("nothing-happens", timeout=WAIT_MS)
+    explanation = page.locator("#verdict .explanation")
+    expect(explanation).to_contain_text("a different recipe that gives the same colour as coral.")
+    expect(explanation).not_to_contain_text("FeO(OH)")
+    expect(page.locator("#card-recipe")).to_have_count(0)
+    page.locator("#reveal").check()
+    expect(page.locator("#card-recipe")).to_have_text(
+        "coral's recipe: Fe2O3 + FeO(OH)", timeout=WAIT_MS
+    )
+    expect(explanation).to_contain_text("(coral is Fe2O3 + FeO(OH)).")
+    page.locator("#reveal").uncheck()
+    expect(page.locator("#card-recipe")).to_have_count(0, timeout=WAIT_MS)
+    expect(explanation).not_to_contain_text("FeO(OH)")
+
+
 def test_a_slow_answer_about_an_earlier_pan_does_not_replace_the_latest(
     browser: Browser, server: str
 ) -> None:

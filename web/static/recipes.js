@@ -4,6 +4,8 @@ const shade = document.getElementById("shade");
 const pan = document.getElementById("pan");
 const chipsShown = document.getElementById("pan-chips");
 const verdict = document.getElementById("verdict");
+// The card's recipe is on its back: it is asked for, and shown, only while this box is ticked.
+const reveal = document.getElementById("reveal");
 let chips = [];
 let slots = {};
 // Answers can arrive out of order when chips are tapped quickly; only the latest question's
@@ -19,7 +21,7 @@ async function check() {
   }
   const answer = await api(page.check, {
     method: "POST",
-    json: { shade: shade.value, pan: pan.value, chips },
+    json: { shade: shade.value, pan: pan.value, chips, reveal: reveal.checked },
   });
   if (question !== asked) return;
   if (!answer.ok) {
@@ -27,9 +29,13 @@ async function check() {
     return;
   }
   const result = answer.data;
+  const recipe = result.shade.recipe
+    ? [el("p", { id: "card-recipe" }, `${result.shade.name}'s recipe: ${result.shade.recipe.join(" + ")}`)]
+    : [];
   verdict.replaceChildren(
     el("p", { class: `verdict-word ${result.pressed ? "good" : "bad"}`, id: "verdict-word" }, result.verdict),
     el("p", {}, el("span", { class: "swatch big-swatch", style: `background: ${result.colour.srgb}` }), ` ${result.colour.shade || "no catalogue shade"}`),
+    ...recipe,
     el("pre", { class: "explanation" }, result.explanation),
   );
 }
@@ -57,6 +63,7 @@ async function start() {
       ),
     ),
   );
+  reveal.addEventListener("change", check);
   for (const control of [shade, pan]) control.addEventListener("change", () => {
     chips = chips.slice(0, slots[pan.value]);
     check();

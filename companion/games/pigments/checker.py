@@ -3,6 +3,11 @@
 Every answer carries the band arithmetic in words, in the form a player says it at the table:
 "Fe2O3 swallows violet, blue, green; FeO(OH) swallows violet, blue; left: yellow, orange, red:
 coral".
+
+A shade card shows its colour and name; its recipe is on the back (rule text: "never a recipe",
+"Work it out first"). So an answer names the card's recipe, or anything read off it (how many
+pigments it has, its TiO2 share), only when it is asked to reveal it. The card's colour, its
+surviving bands and whether the pan is lighter or darker than it are on the face: always said.
 """
 
 from __future__ import annotations
@@ -51,7 +56,12 @@ class Mix:
         left = "nothing" if self.colour.is_black else self.colour.describe()
         return f"{'; '.join(parts)}; left: {left}: {self.colour_name()}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, reveal: bool = False) -> dict[str, Any]:
+        """``reveal`` adds ``shade_recipe``: the recipe on the back of this colour's card."""
+        recipe = {}
+        if reveal:
+            shown = None if self.shade is None else [c.value for c in self.shade.recipe]
+            recipe = {"shade_recipe": shown}
         return {
             "pigments": [chip.value for chip in self.pigments],
             "bands": [band.value for band in self.colour.bands],
@@ -67,6 +77,7 @@ class Mix:
                 if recipe != self.pigments
             ],
             "reason": self.arithmetic(),
+            **recipe,
         }
 
 
@@ -93,13 +104,15 @@ class Verdict(StrEnum):
 
 @dataclass(frozen=True)
 class PanCheck:
-    """What pressing one pan against its shade card would do, and why."""
+    """What pressing one pan against its shade card would do, and why; ``reveal`` says whether
+    the answer may name the card's recipe (the back of the card)."""
 
     pan: Pan
     shade: Shade | None
     mix: Mix
     fault: Cause | None
     verdict: Verdict
+    reveal: bool = False
 
     @property
     def full(self) -> bool:
@@ -154,9 +167,9 @@ class PanCheck:
         theirs = f"{shade.name} is {spell(shade.recipe)}"
         if self.verdict is Verdict.PRESSED:
             others = [r for r in self.mix.recipes if len(r) == len(mine) and r != mine]
+            recipe = f", {spell(shade.recipe)}" if self.reveal else ""
             lines = [
-                f"Pressed: the pan holds {shade.name}'s recipe, {spell(shade.recipe)}. "
-                f"Worth {self.points} points."
+                f"Pressed: the pan holds {shade.name}'s recipe{recipe}. Worth {self.points} points."
             ]
             if others:
                 alternatives = "; ".join(spell(r) for r in others)
@@ -165,7 +178,9 @@ class PanCheck:
                     f"but only {shade.name}'s own recipe presses."
                 )
             return lines
-        if self.same_colour and mine != shade.recipe:
+        if not self.reveal:
+            match = self._match_unrevealed(shade)
+        elif self.same_colour and mine != shade.recipe:
             match = (
                 f"The pan holds {spell(mine)}: a different recipe that gives the same colour "
                 f"as {shade.name} ({theirs})."
@@ -174,22 +189,40 @@ class PanCheck:
             match = f"The pan holds {spell(mine)}, which makes {self.mix.colour_name()}; {theirs}."
         if self.verdict is not Verdict.NOTHING_HAPPENS:
             return [match]
-        if len(shade.recipe) != self.pan.size.windows:
+        if self.reveal and len(shade.recipe) != self.pan.size.windows:
             match += (
                 f" Its recipe has {_plural(len(shade.recipe), 'pigment')}; a sound "
                 f"{self.pan.size} pan holds {self.pan.size.windows}."
             )
         return [f"Nothing happens (a wrong guess is free). {match}"]
 
+    def _match_unrevealed(self, shade: Shade) -> str:
+        """The pan against the face of the card: its colour and bands, never its recipe."""
+        mine, card = self.mix.colour, colour_of(shade.recipe)
+        holds = f"The pan holds {spell(self.mix.pigments)}"
+        if self.same_colour:
+            if self.verdict is Verdict.NOT_FULL:
+                return f"{holds}, which makes {shade.name}, the colour of the card."
+            return f"{holds}: a different recipe that gives the same colour as {shade.name}."
+        makes = f"{holds}, which makes {self.mix.colour_name()}"
+        if mine.bands != card.bands:
+            left = "no band (black)" if card.is_black else ", ".join(card.bands)
+            return f"{makes}; the bands press a different shade: {shade.name} leaves {left}."
+        paler = "lighter" if mine.tio2 > card.tio2 else "darker"
+        return f"{makes}: the same bands as {shade.name}, but {paler} than the card."
+
+    def _shade_json(self) -> dict[str, Any] | None:
+        if self.shade is None:
+            return None
+        if not self.reveal:
+            return {"name": self.shade.name}
+        return {"name": self.shade.name, "recipe": [c.value for c in self.shade.recipe]}
+
     def to_json(self) -> dict[str, Any]:
         return {
             "pan": self.pan.size.value,
             "chips": [chip.value for chip in self.pan.chips],
-            "shade": (
-                None
-                if self.shade is None
-                else {"name": self.shade.name, "recipe": [c.value for c in self.shade.recipe]}
-            ),
+            "shade": self._shade_json(),
             "full": self.full,
             "sound": self.sound,
             "fault": self.fault.value if self.fault is not None else None,
@@ -203,8 +236,11 @@ class PanCheck:
         }
 
 
-def check_pan(pan: Pan, shade: Shade | None, catalogue: ShadeCatalogue) -> PanCheck:
-    """Structural check first (binder rule), then the recipe against the shade card."""
+def check_pan(
+    pan: Pan, shade: Shade | None, catalogue: ShadeCatalogue, *, reveal: bool = False
+) -> PanCheck:
+    """Structural check first (binder rule), then the recipe against the shade card; the answer
+    names the card's recipe only with ``reveal``."""
     fault = binder_fault(pan)
     if not pan.full:
         verdict = Verdict.NOT_FULL
@@ -216,4 +252,4 @@ def check_pan(pan: Pan, shade: Shade | None, catalogue: ShadeCatalogue) -> PanCh
         verdict = Verdict.PRESSED
     else:
         verdict = Verdict.NOTHING_HAPPENS
-    return PanCheck(pan, shade, mix(pan.pigments, catalogue), fault, verdict)
+    return PanCheck(pan, shade, mix(pan.pigments, catalogue), fault, verdict, reveal)

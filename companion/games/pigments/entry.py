@@ -18,11 +18,13 @@ def evaluate(document: Field, deck: Path | None) -> Report:
     content = content_for(deck)
     catalogue = content.catalogue
     position = parse_position(document, catalogue.by_name)
+    # A scored position is read with the cards laid open, as after a press: recipes are named.
     if isinstance(position, PanPosition):
-        check = check_pan(position.pan, position.shade, catalogue)
+        check = check_pan(position.pan, position.shade, catalogue, reveal=True)
         return Report({"game": "pigments", **check.to_json()}, explain_pan(check))
     if isinstance(position, PalettePosition):
-        score = PaletteScore(tuple(check_pan(p.pan, p.shade, catalogue) for p in position.pans))
+        checks = (check_pan(p.pan, p.shade, catalogue, reveal=True) for p in position.pans)
+        score = PaletteScore(tuple(checks))
         return Report(score.to_json(), explain_palette(score))
     tally = score_tally(position, content.bonuses)
     return Report(tally.to_json(), explain_tally(tally))

@@ -6,14 +6,15 @@ from companion.games.pigments.checker import Mix, PanCheck
 from companion.games.pigments.scoring import PaletteScore, TallyScore, spill_chip_cost
 
 
-def explain_mix(mix: Mix) -> str:
+def explain_mix(mix: Mix, reveal: bool = False) -> str:
+    """The colour of a mix; ``reveal`` adds the recipe on the back of that colour's card."""
     lines = [mix.arithmetic() + "."]
     lines.append(f"Display colour {mix.display.hex}, lightness {mix.display.lightness} (CIE L*).")
     others = [recipe for recipe in mix.recipes if recipe != mix.pigments]
     if others:
         same = "; ".join(" + ".join(chip.value for chip in recipe) for recipe in others)
         lines.append(f"The same colour also comes from: {same}.")
-    if mix.shade is not None and mix.shade.recipe != mix.pigments:
+    if reveal and mix.shade is not None and mix.shade.recipe != mix.pigments:
         recipe = " + ".join(chip.value for chip in mix.shade.recipe)
         lines.append(f"The {mix.shade.name} card's recipe is {recipe}.")
     return "\n".join(lines)

@@ -282,7 +282,8 @@ def press(state: GameState, action: Press) -> Transition:
         raise IllegalActionError("press-full", f"pan {action.pan} is not full")
     if pan.shade is None:
         raise IllegalActionError("press-shade", f"pan {action.pan} has no shade card under it")
-    check = check_pan(pan.pan, pan.shade, state.catalogue)
+    # Pressing turns the Shade card over to check it: the event may name its recipe.
+    check = check_pan(pan.pan, pan.shade, state.catalogue, reveal=True)
     if check.fault is not None:
         card, rest = state.fault_deck[0], state.fault_deck[1:]
         state = replace(state, fault_deck=(*rest, card), pending=PendingDiagnosis(action.pan, card))
