@@ -42,7 +42,7 @@ def host_name(host: str) -> str | None:
         port = rest[1:]
     else:
         name, _, port = host.partition(":")
-    if not name or (port and not port.isdigit()):
+    if not name or (port and not (port.isascii() and port.isdigit())):
         return None
     return name.rstrip(".")
 

@@ -45,6 +45,7 @@ def _one_line_error(answer: Any) -> str:
         ("a:b:c", None),
         ("[::1]x", None),
         ("host:80a", None),
+        ("host:\u00b2", None),
     ],
 )
 def test_a_host_header_names_one_host_or_none(header: str, name: str | None) -> None:
