@@ -36,9 +36,10 @@ from companion.games.colorfield.game import apply, new_game
 from companion.games.colorfield.model import SPACES
 from companion.games.colorfield.piles import PALETTE_SIZE
 from companion.games.colorfield.scoring import score_canvas
+from companion.games.colorfield.standings import final_standings
 from companion.games.colorfield.state import GameState, Phase
 from companion.games.colorfield.tools import DEFAULT_EFFECTS, Effect
-from companion.games.protocol import Score, Setup, Standing, accepted, ranked
+from companion.games.protocol import Score, Setup, Standing, accepted
 
 ROTATIONS = range(4)
 
@@ -82,13 +83,7 @@ class ColorFieldRules:
             if state.scores
             else [0 for _ in seats]
         )
-        return ranked(
-            state.totals(),
-            (
-                ("patch bonus", patches),
-                ("unused inspiration tokens", [state.tokens_left(seat) for seat in seats]),
-            ),
-        )
+        return final_standings(state.totals(), patches, [state.tokens_left(seat) for seat in seats])
 
     def score(self, state: GameState, seat: int) -> Score:
         scored = score_canvas(state.players[seat].canvas)

@@ -5,9 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.games.protocol import Standing, ranked
+
 # Tiles a player may keep, by position 1st..4th (games.md section 1).
 KEEP_BY_POSITION = (0, 1, 2, 3)
 TWO_PLAYER_EXTRA = 1
+# The game end's tie-breaks (games.md section 1), in the order they apply.
+PATCH_BONUS = "patch bonus"
+UNUSED_TOKENS = "unused inspiration tokens"
 
 
 def dense_positions(totals: Sequence[int]) -> tuple[int, ...]:
@@ -45,11 +50,18 @@ def decide_winners(
     contenders = tuple(range(len(totals)))
     for criterion, values in (
         ("points", totals),
-        ("patch bonus", patch_bonuses),
-        ("unused inspiration tokens", unused_tokens),
+        (PATCH_BONUS, patch_bonuses),
+        (UNUSED_TOKENS, unused_tokens),
     ):
         best = max(values[seat] for seat in contenders)
         contenders = tuple(seat for seat in contenders if values[seat] == best)
         if len(contenders) == 1:
             return Outcome(contenders, criterion)
     return Outcome(contenders, "shared")
+
+
+def final_standings(
+    totals: Sequence[int], patch_bonuses: Sequence[int], unused_tokens: Sequence[int]
+) -> tuple[Standing, ...]:
+    """Every seat (0-based) ranked by the game end's rule, each tie-break named."""
+    return ranked(totals, ((PATCH_BONUS, patch_bonuses), (UNUSED_TOKENS, unused_tokens)))

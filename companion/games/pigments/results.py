@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.games import protocol
 from companion.games.pigments.bonuses import PaletteBonus
 from companion.games.pigments.scoring import TallyScore, score_tally
 from companion.games.pigments.state import GameState
+
+LARGE_PANS = "large pans pressed"  # the final scoring's tie-break
 
 
 @dataclass(frozen=True)
@@ -33,3 +37,10 @@ def winners(state: GameState, bonuses: tuple[PaletteBonus, ...] = ()) -> tuple[i
     """The seats that share first place after the tie-break (more than one: a shared win)."""
     rows = standings(state, bonuses)
     return tuple(row.player for row in rows if row.key == rows[0].key)
+
+
+def final_standings(
+    totals: Sequence[int], large_pans: Sequence[int]
+) -> tuple[protocol.Standing, ...]:
+    """Every seat (0-based) ranked by the final scoring's rule, the tie-break named."""
+    return protocol.ranked(totals, ((LARGE_PANS, large_pans),))

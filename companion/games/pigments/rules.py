@@ -32,10 +32,10 @@ from companion.games.pigments.explain import explain_tally
 from companion.games.pigments.faults import Cause
 from companion.games.pigments.game import apply, new_game
 from companion.games.pigments.model import BOARD, Chip, canonical
-from companion.games.pigments.results import standings
+from companion.games.pigments.results import final_standings, standings
 from companion.games.pigments.scoring import score_tally
 from companion.games.pigments.state import MAX_PLAYERS, MIN_PLAYERS, SPILL, GameState, Place
-from companion.games.protocol import Score, Setup, Standing, accepted, ranked
+from companion.games.protocol import Score, Setup, Standing, accepted
 
 PANS = range(len(BOARD))
 PLACES: tuple[Place, ...] = (*PANS, SPILL)
@@ -83,9 +83,8 @@ class PigmentsRules:
 
     def standings(self, state: GameState) -> tuple[Standing, ...]:
         by_seat = sorted(standings(state, self._content().bonuses), key=lambda s: s.player)
-        return ranked(
-            [s.score.total for s in by_seat],
-            (("large pans pressed", [s.score.large_pans for s in by_seat]),),
+        return final_standings(
+            [s.score.total for s in by_seat], [s.score.large_pans for s in by_seat]
         )
 
     def score(self, state: GameState, seat: int) -> Score:
