@@ -186,6 +186,16 @@ def end_round(table: str) -> tuple[Response, int]:
     return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
 
 
+@api.post("/tables/<table>/end")
+def end_game(table: str) -> tuple[Response, int]:
+    """Players end an Isle of Colors game after its final round (the table cannot see when)."""
+    tables = services().tables
+    tables.state(table)
+    require_token(table)
+    event = tables.end_game(table)
+    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+
+
 @api.post("/tables/<table>/undo")
 def undo(table: str) -> tuple[Response, int]:
     tables = services().tables

@@ -15,6 +15,7 @@ from companion.fields import Field
 from companion.games.isle.model import CONDITIONS
 from companion.games.paintings.model import Goal
 from companion.games.paintings.scoring import SCORING_CARDS_IN_PLAY
+from companion.table.ending import DECLARED_END
 from companion.table.projection import TableState
 from companion.table.setup import PRINTED_SEATS, parse_setup
 from web.qr import qr_svg
@@ -115,7 +116,9 @@ def scoreboard(table: str) -> str:
     token = page_token(table)
     # Only a page opened with the join link shows it; watchers get a code to watch.
     link = _public_url("pages.scoreboard", table=table, **({"token": token} if token else {}))
-    return _page("scoreboard.html", state, join_url=link, qr=qr_svg(link))
+    return _page(
+        "scoreboard.html", state, join_url=link, qr=qr_svg(link), declared_end=DECLARED_END
+    )
 
 
 @pages.get("/t/<table>/seat/<int:seat>")

@@ -12,9 +12,10 @@ from typing import Any, Final
 SCAN: Final = "scan"  # a photo's boards, as read and scored, with legality warnings
 CORRECTION: Final = "correction"  # a person fixed a misread component of a scanned board
 ROUND_END: Final = "round-end"  # the table moved on to the next round
+GAME_END: Final = "game-end"  # the players ended a game whose end the table cannot see
 UNDO: Final = "undo"  # takes back the latest change still in effect
-KINDS: Final = (SCAN, CORRECTION, ROUND_END, UNDO)
-CHANGES: Final = (SCAN, CORRECTION, ROUND_END)  # the kinds an undo can take back
+KINDS: Final = (SCAN, CORRECTION, ROUND_END, GAME_END, UNDO)
+CHANGES: Final = (SCAN, CORRECTION, ROUND_END, GAME_END)  # the kinds an undo can take back
 
 
 @dataclass(frozen=True)

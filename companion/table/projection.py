@@ -7,20 +7,26 @@ correction follows the scan it corrects.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from types import MappingProxyType
 from typing import Any
 
 from companion.games.colorfield.standings import dense_positions
-from companion.table.events import CHANGES, CORRECTION, ROUND_END, SCAN, UNDO, Event
+from companion.games.protocol import Standing
+from companion.table.ending import (
+    decided_by,
+    final_standings,
+    over_after_round,
+    over_on_boards,
+    winners,
+)
+from companion.table.events import CHANGES, CORRECTION, GAME_END, ROUND_END, SCAN, UNDO, Event
 from companion.table.readings import BoardReading
 from companion.table.setup import TableSetup
 
 # Games whose score is banked at each round's end and added up (Color Field scores its canvas
 # every round); in the others a board's latest score is the player's score.
 BANKS_ROUNDS = frozenset({"colorfield"})
-ROUND_LIMIT: Mapping[str, int] = MappingProxyType({"colorfield": 3})
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,7 @@ class TableState:
     setup: TableSetup
     seats: tuple[SeatState, ...]
     round: int
-    finished: bool  # the last round has ended
+    finished: bool  # the game is over (ending.py says when): no change but undo is taken
     turn: int  # the seat whose turn it is: the one after the last seat scanned
     last_change: int | None  # the latest change still in effect (what undo takes back)
     changed_seats: tuple[int, ...]  # the seats that change touched
@@ -74,6 +80,34 @@ class TableState:
     def standings(self) -> tuple[int, ...]:
         """Each player's place in seat order; ties share a place and none is skipped."""
         return dense_positions(self.totals())
+
+    def board_of_last_round(self, number: int) -> BoardReading | None:
+        """The seat's board as scanned in the round being played (or the last one, once over);
+        where scores are not banked, its latest board whenever it was scanned."""
+        state = self.seat(number)
+        if self.setup.game in BANKS_ROUNDS and state.reading_round != self.round:
+            return None
+        return state.reading
+
+    def final_standings(self) -> tuple[Standing, ...]:
+        """Every seat ranked by the game's end rule and the tie-breaks the table can know (final
+        once the game is over), best first."""
+        tokens = self.setup.options.inspiration_tokens
+        return final_standings(
+            self.setup.game,
+            self.setup.seats,
+            self.totals(),
+            [self.board_of_last_round(s.seat) for s in self.seats],
+            [max(0, tokens - s.tokens_spent) for s in self.seats],
+        )
+
+    def _outcome_json(self, standings: tuple[Standing, ...]) -> dict[str, Any]:
+        """Whether the game is over and, once it is, who won and what decided it."""
+        return {
+            "over": self.finished,
+            "winner": list(winners(standings)) if self.finished else [],
+            "decided_by": decided_by(standings) if self.finished else None,
+        }
 
     def _player_json(self, state: SeatState, place: int) -> dict[str, Any]:
         """What every view says of a player: who, their total and place, their rounds."""
@@ -111,6 +145,7 @@ class TableState:
             "last_change": self.last_change,
             "changed_seats": list(self.changed_seats),
             "last_event": self.last_event,
+            **self._outcome_json(self.final_standings()),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -119,7 +154,8 @@ class TableState:
             | {"board": None if state.reading is None else state.reading.to_json()}
             for state, place in zip(self.seats, self.standings(), strict=True)
         ]
-        standings = sorted(players, key=lambda p: (p["place"], p["seat"]))
+        places = {p["seat"]: p for p in players}
+        ranking = self.final_standings()
         return {
             "id": self.table,
             "game": self.setup.game,
@@ -129,12 +165,23 @@ class TableState:
             "turn": self.turn,
             "players": players,
             "standings": [
-                {"seat": p["seat"], "name": p["name"], "place": p["place"], "total": p["total"]}
-                for p in standings
+                {
+                    "seat": s.seat,
+                    "name": places[s.seat]["name"],
+                    "place": places[s.seat]["place"],
+                    "total": places[s.seat]["total"],
+                    "rank": s.rank,
+                    "decided_by": s.decided_by,
+                    "tie_breaks": [
+                        {"criterion": t.criterion, "value": t.value} for t in s.tie_breaks
+                    ],
+                }
+                for s in ranking
             ],
             "last_change": self.last_change,
             "changed_seats": list(self.changed_seats),
             "last_event": self.last_event,
+            **self._outcome_json(ranking),
         }
 
 
@@ -158,9 +205,9 @@ def initial(table: str, setup: TableSetup) -> TableState:
 
 
 def advance(state: TableState, event: Event) -> TableState:
-    """The state after one more change (a scan, a correction or a round's end). An undo cannot
-    be applied forward: it takes the table back, so the log is projected again without what it
-    undid."""
+    """The state after one more change (a scan, a correction, a round's end or the game's). An
+    undo cannot be applied forward: it takes the table back, so the log is projected again
+    without what it undid."""
     if event.kind not in CHANGES:
         raise ValueError(f"{event.kind} events are projected from the whole log")
     setup = state.setup
@@ -190,16 +237,21 @@ def advance(state: TableState, event: Event) -> TableState:
             old, reading=reading, tokens_spent=old.tokens_spent - before + reading.tokens_spent
         )
         changed = (reading.seat,)
+    elif event.kind == GAME_END:
+        finished = True
+        changed = setup.seats
     else:
         scores = {int(k): int(v) for k, v in event.data["scores"].items()}
         if setup.game in BANKS_ROUNDS:
             seats = {n: replace(s, banked=(*s.banked, scores[n])) for n, s in seats.items()}
         changed = setup.seats
-        limit = ROUND_LIMIT.get(setup.game)
-        if limit is not None and round_number >= limit:
+        if over_after_round(setup.game, round_number):
             finished = True
         else:
             round_number += 1
+    if event.kind in (SCAN, CORRECTION):
+        boards = [seats[s].reading for s in setup.seats]
+        finished = finished or over_on_boards(setup.game, boards)
     return replace(
         state,
         seats=tuple(seats[s] for s in setup.seats),
@@ -257,6 +309,8 @@ def summarize(setup: TableSetup, event: Event) -> str:
     if event.kind == ROUND_END:
         scores = ", ".join(f"{name(int(s))} {v}" for s, v in event.data["scores"].items())
         return f"Round {event.data['round']} ended: {scores}"
+    if event.kind == GAME_END:
+        return f"Game ended by the players in round {event.data['round']}"
     return f"Undo of #{event.data['undoes']}"
 
 

@@ -20,7 +20,8 @@ from typing import Any
 from companion.errors import AtelierError
 from companion.fields import Field
 from companion.observation import BoardObservation
-from companion.table.events import CORRECTION, ROUND_END, SCAN, UNDO, Event
+from companion.table.ending import HOW_IT_ENDS, declared_end
+from companion.table.events import CORRECTION, GAME_END, ROUND_END, SCAN, UNDO, Event
 from companion.table.legality import TurnContext
 from companion.table.projection import TableState, advance, project
 from companion.table.readings import BoardReading, correct, read_board
@@ -198,6 +199,7 @@ class Tables:
         problems of boards seen but not read, named when no board is accepted."""
         with self._lock(table):
             state = self._states.get(table) or self._load(table)
+            _refuse_when_over(state)
             setup = state.setup
             readings: list[BoardReading] = []
             ignored: list[str] = []
@@ -236,6 +238,7 @@ class Tables:
         component = members["component"].string()
         with self._lock(table):
             state = self._states.get(table) or self._load(table)
+            _refuse_when_over(state)
             if seat not in state.setup.seats:
                 raise members["seat"].error(f"no player sits at seat {seat}")
             current = state.seat(seat)
@@ -259,10 +262,20 @@ class Tables:
         """Close the current round, banking each player's score where the game banks them."""
         with self._lock(table):
             state = self._states.get(table) or self._load(table)
-            if state.finished:
-                raise ConflictError("the game is over: every round has ended")
+            _refuse_when_over(state)
             scores = {str(s.seat): state.total(s.seat) - sum(s.banked) for s in state.seats}
             return self._commit(table, ROUND_END, {"round": state.round, "scores": scores})
+
+    def end_game(self, table: str) -> Event:
+        """End a game whose end the table cannot see (Isle of Colors), as its players say; the
+        others end by themselves."""
+        with self._lock(table):
+            state = self._states.get(table) or self._load(table)
+            _refuse_when_over(state)
+            game = state.setup.game
+            if not declared_end(game):
+                raise ConflictError(f"a {game} game ends by itself, {HOW_IT_ENDS[game]}")
+            return self._commit(table, GAME_END, {"round": state.round})
 
     def undo(self, table: str) -> Event:
         """Take back the latest change still in effect."""
@@ -271,6 +284,11 @@ class Tables:
             if state.last_change is None:
                 raise ConflictError("nothing to undo")
             return self._commit(table, UNDO, {"undoes": state.last_change})
+
+
+def _refuse_when_over(state: TableState) -> None:
+    if state.finished:
+        raise ConflictError("the game is over: undo the change that ended it to change the table")
 
 
 def _context(state: TableState, seat: int) -> TurnContext | None:

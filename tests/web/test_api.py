@@ -117,7 +117,9 @@ def test_a_rendered_photo_is_read_scored_and_shown(client: Client, photo: dict[s
     assert (board["seat"], board["score"]["total"], board["problems"]) == (SEAT, 11, [])
     state = client.get(f"/api/tables/{table}").json
     assert [p["total"] for p in state["players"]] == [0, 0, 0, 11]
-    assert state["standings"][0] == {"seat": 4, "name": "Dee", "place": 1, "total": 11}
+    first = state["standings"][0]
+    assert first | {"seat": 4, "name": "Dee", "place": 1, "total": 11, "rank": 1} == first
+    assert (first["decided_by"], state["over"], state["winner"]) == ("points", False, [])
     seat = client.get(f"/api/tables/{table}/seats/{SEAT}").json
     assert seat["marks"]["space 1"]["text"].startswith("+")
     assert set(seat["view"]["regions"]) == {f"space {i}" for i in range(1, 7)}

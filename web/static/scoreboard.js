@@ -9,7 +9,10 @@ function render(scores) {
   document.getElementById("round").textContent = scores.finished
     ? "Game over"
     : `Round ${scores.round}`;
-  document.getElementById("turn").textContent = scores.finished ? "" : `${names[scores.turn]}'s turn`;
+  document.getElementById("turn").textContent = scores.finished
+    ? ""
+    : ` · ${names[scores.turn]}'s turn`;
+  showWinner(scores, names);
   const changed = new Set(scores.changed_seats);
   const token = page.token ? `?token=${encodeURIComponent(page.token)}` : "";
   players.replaceChildren(
@@ -37,6 +40,22 @@ function render(scores) {
   );
 }
 
+// After the end: who won, and the tie-break when one decided it; no more rounds to end.
+function showWinner(scores, names) {
+  const line = document.getElementById("winner");
+  const who = scores.winner.map((seat) => names[seat]).join(" and ");
+  let text = "";
+  if (scores.over && scores.decided_by === "shared") text = `${who} share the win`;
+  else if (scores.over && scores.decided_by === "points") text = `${who} wins`;
+  else if (scores.over) text = `${who} wins on the tie-break: ${scores.decided_by}`;
+  line.textContent = text;
+  line.hidden = !scores.over;
+  for (const id of ["end-round", "end-game"]) {
+    const button = document.getElementById(id);
+    if (button) button.hidden = scores.over;
+  }
+}
+
 render(JSON.parse(document.getElementById("initial").textContent));
 live((data) => {
   lastSummary = data.event.summary;
@@ -52,6 +71,8 @@ const undo = document.getElementById("undo");
 if (undo) undo.addEventListener("click", () => change(`/api/tables/${page.table}/undo`));
 const endRound = document.getElementById("end-round");
 if (endRound) endRound.addEventListener("click", () => change(`/api/tables/${page.table}/rounds`));
+const endGame = document.getElementById("end-game");
+if (endGame) endGame.addEventListener("click", () => change(`/api/tables/${page.table}/end`));
 
 // A new join link: this page moves to it, every other phone keeps the old one, which no longer
 // changes the table.
