@@ -27,7 +27,7 @@ class Table:
         self.reader = FakeReader()
         self.client: Client = create_app({"DATA_DIR": tmp_path}, self.reader).test_client()
         body = {"game": game, "players": TWO, "options": options}
-        made = self.client.post("/api/tables", json=body).json
+        made: Any = self.client.post("/api/tables", json=body).json
         self.id, self.game = made["id"], game
         self.headers = {"X-Table-Token": made["token"]}
 
@@ -112,7 +112,7 @@ def pigments_board(pressed: tuple[str, ...]) -> dict[str, Any]:
             "shade": "cream",
         },
     }
-    pans = [
+    pans: list[dict[str, Any]] = [
         full[size] if size in pressed else {"pan": size, "chips": [], "shade": None}
         for size in ("small", "medium", "medium", "large")
     ]
