@@ -128,6 +128,29 @@ def test_a_viewer_that_slept_catches_up_exactly(browser: Browser, server: str) -
     expect(history.locator("#history li.undone")).to_have_count(1)
 
 
+def test_the_scoreboard_names_the_winner_once_the_game_is_over(
+    browser: Browser, server: str
+) -> None:
+    made = call(f"{server}/api/tables", {"game": "pigments", "players": PLAYERS[:2]})
+    table, token = made["id"], made["token"]
+    tablet = browser.new_context().new_page()
+    tablet.goto(f"{server}/t/{table}?token={token}")
+    expect(tablet.locator("#live.on")).to_have_count(1, timeout=WAIT_MS)
+    expect(tablet.locator("#winner")).to_be_hidden()
+    for _ in range(5):
+        call(f"{server}/api/tables/{table}/rounds", token=token)
+    # No pan pressed: equal on points and on large pans, so the win is shared.
+    expect(tablet.locator("#winner")).to_have_text("Ana and Ben share the win", timeout=WAIT_MS)
+    expect(tablet.locator("#round")).to_have_text("Game over")
+    expect(tablet.locator("#end-round")).to_be_hidden()
+    tablet.reload()
+    expect(tablet.locator("#winner")).to_have_text("Ana and Ben share the win")
+    expect(tablet.locator("#end-round")).to_be_hidden()
+    tablet.locator("#undo").click()
+    expect(tablet.locator("#end-round")).to_be_visible(timeout=WAIT_MS)
+    expect(tablet.locator("#winner")).to_be_hidden()
+
+
 def test_the_recipe_checker_page(browser: Browser, server: str) -> None:
     page = browser.new_context().new_page()
     page.goto(f"{server}/recipes")
