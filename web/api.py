@@ -19,6 +19,7 @@ from companion.games.pigments.model import Chip, Pan, PanSize
 from companion.json_input import MAX_WHOLE
 from companion.table.overlay import marks
 from companion.table.projection import history
+from companion.table.session import Tables
 from web.security import not_fed_live, require_token, slow_down
 from web.services import services
 
@@ -46,6 +47,15 @@ def _links(table: str, token: str | None = None) -> dict[str, str]:
         "scoreboard": url_for("pages.scoreboard", table=table, _external=True, **query),
         "api": url_for("api.table_state", table=table, _external=True),
     }
+
+
+def _to_change(table: str) -> Tables:
+    """The tables, once ``table`` is known (else 404) and the request holds its join token
+    (else 403)."""
+    tables = services().tables
+    tables.state(table)
+    require_token(table)
+    return tables
 
 
 @api.get("/led")
@@ -94,9 +104,7 @@ def table_state(table: str) -> Response:
 @api.delete("/tables/<table>")
 def delete_table(table: str) -> Response:
     """Remove the table with its whole log and pictures; its live streams end."""
-    tables = services().tables
-    tables.state(table)
-    require_token(table)
+    tables = _to_change(table)
     not_fed_live(table)
     tables.remove(table)
     services().hub.wake(table)
@@ -106,9 +114,7 @@ def delete_table(table: str) -> Response:
 @api.post("/tables/<table>/token")
 def rotate_token(table: str) -> tuple[Response, int]:
     """A new join token for the table; the one sent stops working at once."""
-    tables = services().tables
-    tables.state(table)
-    require_token(table)
+    tables = _to_change(table)
     not_fed_live(table)
     token = tables.rotate_token(table)
     return jsonify({"id": table, "token": token, "links": _links(table, token)}), 201
@@ -145,9 +151,7 @@ def _photo_slot() -> Iterator[None]:
 
 @api.post("/tables/<table>/scans")
 def scan(table: str) -> tuple[Response, int]:
-    tables = services().tables
-    tables.state(table)
-    require_token(table)
+    tables = _to_change(table)
     upload = request.files.get("image")
     if upload is None:
         abort(400, description="image: missing (send the photo as the multipart field 'image')")
@@ -167,9 +171,7 @@ def scan(table: str) -> tuple[Response, int]:
 
 @api.post("/tables/<table>/corrections")
 def correction(table: str) -> tuple[Response, int]:
-    tables = services().tables
-    tables.state(table)
-    require_token(table)
+    tables = _to_change(table)
     event = tables.correct(table, json_body())
     state = tables.state(table)
     return jsonify(
@@ -179,9 +181,7 @@ def correction(table: str) -> tuple[Response, int]:
 
 @api.post("/tables/<table>/rounds")
 def end_round(table: str) -> tuple[Response, int]:
-    tables = services().tables
-    tables.state(table)
-    require_token(table)
+    tables = _to_change(table)
     event = tables.end_round(table)
     return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
 
@@ -189,18 +189,14 @@ def end_round(table: str) -> tuple[Response, int]:
 @api.post("/tables/<table>/end")
 def end_game(table: str) -> tuple[Response, int]:
     """Players end an Isle of Colors game after its final round (the table cannot see when)."""
-    tables = services().tables
-    tables.state(table)
-    require_token(table)
+    tables = _to_change(table)
     event = tables.end_game(table)
     return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
 
 
 @api.post("/tables/<table>/undo")
 def undo(table: str) -> tuple[Response, int]:
-    tables = services().tables
-    tables.state(table)
-    require_token(table)
+    tables = _to_change(table)
     event = tables.undo(table)
     body = {
         "event": event.id,
