@@ -194,6 +194,22 @@ def end_game(table: str) -> tuple[Response, int]:
     return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
 
 
+@api.post("/tables/<table>/spills")
+def spill(table: str) -> tuple[Response, int]:
+    """Pigment Lab: ``{"seat", "chips", "round"?}``, a Spill Line count entered at the table."""
+    tables = _to_change(table)
+    event = tables.enter_spill(table, json_body())
+    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+
+
+@api.post("/tables/<table>/diagnoses")
+def diagnosis(table: str) -> tuple[Response, int]:
+    """Pigment Lab: ``{"seat", "right"}``, a Fault diagnosis verdict entered at the table."""
+    tables = _to_change(table)
+    event = tables.enter_diagnosis(table, json_body())
+    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+
+
 @api.post("/tables/<table>/undo")
 def undo(table: str) -> tuple[Response, int]:
     tables = _to_change(table)

@@ -13,9 +13,12 @@ SCAN: Final = "scan"  # a photo's boards, as read and scored, with legality warn
 CORRECTION: Final = "correction"  # a person fixed a misread component of a scanned board
 ROUND_END: Final = "round-end"  # the table moved on to the next round
 GAME_END: Final = "game-end"  # the players ended a game whose end the table cannot see
+SPILL: Final = "spill"  # Pigment Lab: a player's Spill Line count for a round, as entered
+DIAGNOSIS: Final = "diagnosis"  # Pigment Lab: a Fault diagnosis, right or wrong, as entered
 UNDO: Final = "undo"  # takes back the latest change still in effect
-KINDS: Final = (SCAN, CORRECTION, ROUND_END, GAME_END, UNDO)
-CHANGES: Final = (SCAN, CORRECTION, ROUND_END, GAME_END)  # the kinds an undo can take back
+KINDS: Final = (SCAN, CORRECTION, ROUND_END, GAME_END, SPILL, DIAGNOSIS, UNDO)
+# The kinds an undo can take back.
+CHANGES: Final = (SCAN, CORRECTION, ROUND_END, GAME_END, SPILL, DIAGNOSIS)
 
 
 @dataclass(frozen=True)

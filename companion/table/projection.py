@@ -20,7 +20,18 @@ from companion.table.ending import (
     over_on_boards,
     winners,
 )
-from companion.table.events import CHANGES, CORRECTION, GAME_END, ROUND_END, SCAN, UNDO, Event
+from companion.table.events import (
+    CHANGES,
+    CORRECTION,
+    DIAGNOSIS,
+    GAME_END,
+    ROUND_END,
+    SCAN,
+    SPILL,
+    UNDO,
+    Event,
+)
+from companion.table.penalties import SeatPenalties, diagnosis_points, spill_points
 from companion.table.readings import BoardReading
 from companion.table.setup import TableSetup
 
@@ -38,6 +49,7 @@ class SeatState:
     banked: tuple[int, ...]  # scores of the rounds already ended (games that bank them)
     tokens_spent: int  # Color Field: Inspiration tokens the accepted scans show used
     scans_this_round: int
+    penalties: SeatPenalties  # Pigment Lab: the Spill Line counts and diagnoses entered
 
 
 @dataclass(frozen=True)
@@ -69,7 +81,7 @@ class TableState:
         state = self.seat(number)
         current = state.reading.total if state.reading is not None else None
         if self.setup.game not in BANKS_ROUNDS:
-            return current or 0
+            return (current or 0) + state.penalties.points
         this_round = current if state.reading_round == self.round and not self.finished else None
         return sum(state.banked) + (this_round or 0)
 
@@ -119,6 +131,8 @@ class TableState:
             "place": place,
             "round_scores": list(state.banked),
             "scan": state.reading_event,
+            "penalty": state.penalties.points,
+            "penalties": [p.to_json() for p in state.penalties.penalties()],
         }
 
     def scores_json(self) -> dict[str, Any]:
@@ -200,12 +214,13 @@ def undone_ids(events: Sequence[Event]) -> set[int]:
 
 
 def initial(table: str, setup: TableSetup) -> TableState:
-    seats = tuple(SeatState(s, None, None, 1, (), 0, 0) for s in setup.seats)
+    seats = tuple(SeatState(s, None, None, 1, (), 0, 0, SeatPenalties()) for s in setup.seats)
     return TableState(table, setup, seats, 1, False, setup.seats[0], None, (), 0)
 
 
 def advance(state: TableState, event: Event) -> TableState:
-    """The state after one more change (a scan, a correction, a round's end or the game's). An
+    """The state after one more change (a scan, a correction, a round's end or the game's, a
+    Spill Line count or a diagnosis). An
     undo cannot be applied forward: it takes the table back, so the log is projected again
     without what it undid."""
     if event.kind not in CHANGES:
@@ -240,6 +255,16 @@ def advance(state: TableState, event: Event) -> TableState:
     elif event.kind == GAME_END:
         finished = True
         changed = setup.seats
+    elif event.kind in (SPILL, DIAGNOSIS):
+        seat = int(event.data["seat"])
+        old = seats[seat]
+        entered = (
+            old.penalties.with_spill(int(event.data["round"]), int(event.data["chips"]))
+            if event.kind == SPILL
+            else old.penalties.with_diagnosis(int(event.data["round"]), bool(event.data["right"]))
+        )
+        seats[seat] = replace(old, penalties=entered)
+        changed = (seat,)
     else:
         scores = {int(k): int(v) for k, v in event.data["scores"].items()}
         if setup.game in BANKS_ROUNDS:
@@ -311,6 +336,19 @@ def summarize(setup: TableSetup, event: Event) -> str:
         return f"Round {event.data['round']} ended: {scores}"
     if event.kind == GAME_END:
         return f"Game ended by the players in round {event.data['round']}"
+    if event.kind == SPILL:
+        chips = int(event.data["chips"])
+        return (
+            f"Spill Line: {name(event.data['seat'])} {chips} chip{'' if chips == 1 else 's'} "
+            f"in round {event.data['round']}, {spill_points(chips)} points"
+        )
+    if event.kind == DIAGNOSIS:
+        right = bool(event.data["right"])
+        verdict = "right" if right else "wrong"
+        return (
+            f"Fault diagnosis: {name(event.data['seat'])} {verdict}, "
+            f"{diagnosis_points(right)} points"
+        )
     return f"Undo of #{event.data['undoes']}"
 
 

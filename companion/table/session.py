@@ -21,8 +21,18 @@ from companion.errors import AtelierError
 from companion.fields import Field
 from companion.observation import BoardObservation
 from companion.table.ending import HOW_IT_ENDS, declared_end
-from companion.table.events import CORRECTION, GAME_END, ROUND_END, SCAN, UNDO, Event
+from companion.table.events import (
+    CORRECTION,
+    DIAGNOSIS,
+    GAME_END,
+    ROUND_END,
+    SCAN,
+    SPILL,
+    UNDO,
+    Event,
+)
 from companion.table.legality import TurnContext
+from companion.table.penalties import MAX_SPILL_CHIPS, PENALTY_GAMES
 from companion.table.projection import TableState, advance, project
 from companion.table.readings import BoardReading, correct, read_board
 from companion.table.setup import TableSetup, parse_setup, setup_from_json
@@ -277,6 +287,39 @@ class Tables:
                 raise ConflictError(f"a {game} game ends by itself, {HOW_IT_ENDS[game]}")
             return self._commit(table, GAME_END, {"round": state.round})
 
+    def enter_spill(self, table: str, request: Field) -> Event:
+        """``{"seat": n, "chips": k, "round": r}``: seat n's Spill Line held k chips in round r
+        (by default the round being played). The last count entered for a round counts."""
+        members = request.members(required=("seat", "chips"), optional=("round",))
+        seat = members["seat"].integer(1)
+        chips = members["chips"].integer(0, MAX_SPILL_CHIPS)
+        with self._lock(table):
+            state = self._states.get(table) or self._load(table)
+            _refuse_without_penalties(state)
+            _refuse_when_over(state)
+            if seat not in state.setup.seats:
+                raise members["seat"].error(f"no player sits at seat {seat}")
+            # An earlier round's count may be fixed; a later round's is not known yet.
+            round_number = (
+                members["round"].integer(1, state.round) if "round" in members else state.round
+            )
+            data = {"seat": seat, "round": round_number, "chips": chips}
+            return self._commit(table, SPILL, data)
+
+    def enter_diagnosis(self, table: str, request: Field) -> Event:
+        """``{"seat": n, "right": true|false}``: seat n diagnosed a Fault card this round."""
+        members = request.members(required=("seat", "right"))
+        seat = members["seat"].integer(1)
+        right = members["right"].boolean()
+        with self._lock(table):
+            state = self._states.get(table) or self._load(table)
+            _refuse_without_penalties(state)
+            _refuse_when_over(state)
+            if seat not in state.setup.seats:
+                raise members["seat"].error(f"no player sits at seat {seat}")
+            data = {"seat": seat, "round": state.round, "right": right}
+            return self._commit(table, DIAGNOSIS, data)
+
     def undo(self, table: str) -> Event:
         """Take back the latest change still in effect."""
         with self._lock(table):
@@ -289,6 +332,14 @@ class Tables:
 def _refuse_when_over(state: TableState) -> None:
     if state.finished:
         raise ConflictError("the game is over: undo the change that ended it to change the table")
+
+
+def _refuse_without_penalties(state: TableState) -> None:
+    game = state.setup.game
+    if game not in PENALTY_GAMES:
+        raise ConflictError(
+            f"Spill Lines and Fault diagnoses are Pigment Lab's: this table plays {game}"
+        )
 
 
 def _context(state: TableState, seat: int) -> TurnContext | None:
