@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_game_end import OVER, Table, pigments_board
+from tests.web.test_game_end import CARDS, CONDITIONS, OVER, Table, pigments_board
 
 ANA, BEN = 1, 2
 
@@ -152,13 +152,11 @@ def test_penalties_need_the_token(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("game", ["colorfield", "paintings", "isle"])
 def test_other_games_refuse_penalties(tmp_path: Path, game: str) -> None:
-    options: dict[str, Any] = {
-        "paintings": {"scoring_cards": ["variety", "repetition", "emphasis", "composition"]},
-        "isle": {
-            "conditions": {"green": "grass", "blue": "shore", "brown": "desert", "red": "hamlet"}
-        },
-    }.get(game, {})
-    table = Table(tmp_path, game, **options)
+    options: dict[str, dict[str, Any]] = {
+        "paintings": {"scoring_cards": CARDS},
+        "isle": {"conditions": CONDITIONS},
+    }
+    table = Table(tmp_path, game, **options.get(game, {}))
     error = f"Spill Lines and Fault diagnoses are Pigment Lab's: this table plays {game}"
     for path, body in (
         ("spills", {"seat": 1, "chips": 2}),
