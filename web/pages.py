@@ -16,6 +16,7 @@ from companion.games.isle.model import CONDITIONS
 from companion.games.paintings.model import Goal
 from companion.games.paintings.scoring import SCORING_CARDS_IN_PLAY
 from companion.table.ending import DECLARED_END
+from companion.table.penalties import MAX_SPILL_CHIPS, PENALTY_GAMES
 from companion.table.projection import TableState
 from companion.table.setup import PRINTED_SEATS, parse_setup
 from web.qr import qr_svg
@@ -117,7 +118,13 @@ def scoreboard(table: str) -> str:
     # Only a page opened with the join link shows it; watchers get a code to watch.
     link = _public_url("pages.scoreboard", table=table, **({"token": token} if token else {}))
     return _page(
-        "scoreboard.html", state, join_url=link, qr=qr_svg(link), declared_end=DECLARED_END
+        "scoreboard.html",
+        state,
+        join_url=link,
+        qr=qr_svg(link),
+        declared_end=DECLARED_END,
+        penalty_games=PENALTY_GAMES,
+        max_spill_chips=MAX_SPILL_CHIPS,
     )
 
 

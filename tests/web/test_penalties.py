@@ -164,3 +164,15 @@ def test_other_games_refuse_penalties(tmp_path: Path, game: str) -> None:
     ):
         answer = enter(table, path, body)
         assert (answer.status_code, answer.json) == (409, {"error": error})
+
+
+def test_the_scoreboard_offers_the_penalty_controls_only_to_pigment_lab_players(
+    tmp_path: Path,
+) -> None:
+    lab = Table(tmp_path / "lab", "pigments")
+    field = Table(tmp_path / "field", "colorfield")
+    token = {"token": lab.headers["X-Table-Token"]}
+    assert b'id="penalties"' in lab.client.get(f"/t/{lab.id}", query_string=token).data
+    assert b'id="penalties"' not in lab.client.get(f"/t/{lab.id}").data
+    token = {"token": field.headers["X-Table-Token"]}
+    assert b'id="penalties"' not in field.client.get(f"/t/{field.id}", query_string=token).data

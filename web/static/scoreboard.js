@@ -34,6 +34,7 @@ function render(scores) {
           p.round_scores.length ? `rounds ${p.round_scores.join(" + ")}` : "",
           p.problems ? el("span", { class: "warn" }, " needs a look") : "",
           p.warnings ? el("span", { class: "warn" }, ` ${p.warnings} rule warnings`) : "",
+          ...p.penalties.map((line) => el("span", { class: "penalty-line" }, line.explanation)),
         ),
       ),
     ),
@@ -50,7 +51,7 @@ function showWinner(scores, names) {
   else if (scores.over) text = `${who} wins on the tie-break: ${scores.decided_by}`;
   line.textContent = text;
   line.hidden = !scores.over;
-  for (const id of ["end-round", "end-game"]) {
+  for (const id of ["end-round", "end-game", "penalties"]) {
     const button = document.getElementById(id);
     if (button) button.hidden = scores.over;
   }
@@ -73,6 +74,30 @@ const endRound = document.getElementById("end-round");
 if (endRound) endRound.addEventListener("click", () => change(`/api/tables/${page.table}/rounds`));
 const endGame = document.getElementById("end-game");
 if (endGame) endGame.addEventListener("click", () => change(`/api/tables/${page.table}/end`));
+
+// Pigment Lab: the Spill Line count and the diagnosis verdicts no camera sees, one tap each.
+for (const form of document.querySelectorAll("form.penalty")) {
+  const seat = Number(form.dataset.seat);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const chips = Number(form.elements.chips.value);
+    const answer = await api(`/api/tables/${page.table}/spills`, {
+      method: "POST",
+      json: { seat, chips },
+    });
+    if (message) message.textContent = answer.ok ? "" : answer.data.error;
+  });
+  for (const button of form.querySelectorAll("button[data-right]")) {
+    button.addEventListener("click", async () => {
+      const right = button.dataset.right === "true";
+      const answer = await api(`/api/tables/${page.table}/diagnoses`, {
+        method: "POST",
+        json: { seat, right },
+      });
+      if (message) message.textContent = answer.ok ? "" : answer.data.error;
+    });
+  }
+}
 
 // A new join link: this page moves to it, every other phone keeps the old one, which no longer
 // changes the table.
