@@ -143,7 +143,7 @@ def test_pigment_lab_ends_after_round_five(tmp_path: Path) -> None:
 
 
 def test_a_pigment_lab_tie_on_points_and_large_pans_is_shared(tmp_path: Path) -> None:
-    # At the table the score is the pans pressed, so equal points mean equal large pans.
+    # Equal pans pressed and no penalties entered: equal points and equal large pans.
     table = Table(tmp_path, "pigments")
     board = pigments_board(("small", "medium"))
     assert table.scan({1: board, 2: board}).status_code == 201
