@@ -151,6 +151,26 @@ def test_the_scoreboard_names_the_winner_once_the_game_is_over(
     expect(tablet.locator("#winner")).to_be_hidden()
 
 
+def test_spill_lines_and_diagnoses_are_entered_with_a_tap(browser: Browser, server: str) -> None:
+    made = call(f"{server}/api/tables", {"game": "pigments", "players": PLAYERS[:2]})
+    table, token = made["id"], made["token"]
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(f"{server}/t/{table}?token={token}")
+    expect(phone.locator("#live.on")).to_have_count(1, timeout=WAIT_MS)
+    ana = phone.locator('form.penalty[data-seat="1"]')
+    ana.locator('input[name="chips"]').fill("4")
+    ana.get_by_role("button", name="Save").click()
+    expect(total_of(phone, 1)).to_have_text("-4", timeout=WAIT_MS)
+    ana.get_by_role("button", name="Diagnosis wrong").click()
+    expect(total_of(phone, 1)).to_have_text("-5", timeout=WAIT_MS)
+    details = phone.locator('.player[data-seat="1"] .penalty-line')
+    expect(details).to_have_text(
+        ["Round 1 Spill Line, 4 chips: +0 -1 -1 -2 = -4", "Round 1 Fault diagnosis wrong, -1"]
+    )
+    phone.locator("#undo").click()
+    expect(total_of(phone, 1)).to_have_text("-4", timeout=WAIT_MS)
+
+
 def test_the_recipe_checker_page(browser: Browser, server: str) -> None:
     page = browser.new_context().new_page()
     page.goto(f"{server}/recipes")
