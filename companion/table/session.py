@@ -295,10 +295,7 @@ class Tables:
         chips = members["chips"].integer(0, MAX_SPILL_CHIPS)
         with self._lock(table):
             state = self._states.get(table) or self._load(table)
-            _refuse_without_penalties(state)
-            _refuse_when_over(state)
-            if seat not in state.setup.seats:
-                raise members["seat"].error(f"no player sits at seat {seat}")
+            _refuse_penalty_entry(state, seat, members["seat"])
             # An earlier round's count may be fixed; a later round's is not known yet.
             round_number = (
                 members["round"].integer(1, state.round) if "round" in members else state.round
@@ -313,10 +310,7 @@ class Tables:
         right = members["right"].boolean()
         with self._lock(table):
             state = self._states.get(table) or self._load(table)
-            _refuse_without_penalties(state)
-            _refuse_when_over(state)
-            if seat not in state.setup.seats:
-                raise members["seat"].error(f"no player sits at seat {seat}")
+            _refuse_penalty_entry(state, seat, members["seat"])
             data = {"seat": seat, "round": state.round, "right": right}
             return self._commit(table, DIAGNOSIS, data)
 
@@ -334,12 +328,17 @@ def _refuse_when_over(state: TableState) -> None:
         raise ConflictError("the game is over: undo the change that ended it to change the table")
 
 
-def _refuse_without_penalties(state: TableState) -> None:
+def _refuse_penalty_entry(state: TableState, seat: int, where: Field) -> None:
+    """Refuse a Spill Line count or a diagnosis for a game without them (409), once the game is
+    over (409), or for a seat nobody sits at (400, naming ``where``)."""
     game = state.setup.game
     if game not in PENALTY_GAMES:
         raise ConflictError(
             f"Spill Lines and Fault diagnoses are Pigment Lab's: this table plays {game}"
         )
+    _refuse_when_over(state)
+    if seat not in state.setup.seats:
+        raise where.error(f"no player sits at seat {seat}")
 
 
 def _context(state: TableState, seat: int) -> TurnContext | None:
