@@ -210,6 +210,22 @@ def diagnosis(table: str) -> tuple[Response, int]:
     return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
 
 
+@api.post("/tables/<table>/rolls")
+def roll(table: str) -> tuple[Response, int]:
+    """Isle of Colors: ``{"roll"}``, the round's die as rolled at the table."""
+    tables = _to_change(table)
+    event = tables.enter_roll(table, json_body())
+    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+
+
+@api.post("/tables/<table>/tokens")
+def tokens(table: str) -> tuple[Response, int]:
+    """Paintings: ``{"seat", "tokens"}``, the Inspiration tokens a player holds."""
+    tables = _to_change(table)
+    event = tables.enter_tokens(table, json_body())
+    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+
+
 @api.post("/tables/<table>/undo")
 def undo(table: str) -> tuple[Response, int]:
     tables = _to_change(table)

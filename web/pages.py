@@ -18,6 +18,7 @@ from companion.games.paintings.scoring import SCORING_CARDS_IN_PLAY
 from companion.table.ending import DECLARED_END
 from companion.table.penalties import MAX_SPILL_CHIPS, PENALTY_GAMES
 from companion.table.projection import TableState
+from companion.table.session import MAX_TOKENS
 from companion.table.setup import PRINTED_SEATS, parse_setup
 from web.qr import qr_svg
 from web.security import check_csrf, csrf_token, page_token, slow_down
@@ -125,6 +126,7 @@ def scoreboard(table: str) -> str:
         declared_end=DECLARED_END,
         penalty_games=PENALTY_GAMES,
         max_spill_chips=MAX_SPILL_CHIPS,
+        max_tokens=MAX_TOKENS,
     )
 
 

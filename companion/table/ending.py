@@ -8,8 +8,8 @@ the players tell the table, with a game-end event, once they have played that fi
 
 The final standings use each game's own ranking with the tie-breaks the table can know: Color
 Field's round-3 patch bonus and unused Inspiration tokens, Pigment Lab's large pans pressed.
-Paintings' tie-break (more Inspiration tokens) needs the tokens in hand, which no board shows, so
-a Paintings tie on points is shared at the table.
+Paintings' tie-break (more Inspiration tokens) needs the tokens in hand, which no board shows: the
+players enter them, and until every player's count is entered a tie on points is shared.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.games.colorfield.standings import final_standings as colorfield_standings
+from companion.games.paintings.standings import final_standings as paintings_standings
 from companion.games.paintings.state import PAINTINGS_PER_PLAYER
 from companion.games.pigments.results import final_standings as pigments_standings
 from companion.games.protocol import SHARED, Standing, ranked
@@ -37,9 +38,9 @@ HOW_IT_ENDS: Mapping[str, str] = MappingProxyType(
 )
 
 # Each seat's board of the round that counts (None: none scanned) and its unused Inspiration
-# tokens, to the game's standings over 0-based seats.
+# tokens (None: not known), to the game's standings over 0-based seats.
 Ranker = Callable[
-    [Sequence[int], Sequence[BoardReading | None], Sequence[int]], tuple[Standing, ...]
+    [Sequence[int], Sequence[BoardReading | None], Sequence[int | None]], tuple[Standing, ...]
 ]
 
 
@@ -72,7 +73,7 @@ def final_standings(
     seats: Sequence[int],
     totals: Sequence[int],
     boards: Sequence[BoardReading | None],
-    unused_tokens: Sequence[int],
+    unused_tokens: Sequence[int | None],
 ) -> tuple[Standing, ...]:
     """Every seat ranked by the game's end rule with the tie-breaks the table can know, best
     first; ``Standing.seat`` is the printed seat."""
@@ -91,14 +92,30 @@ def decided_by(standings: Sequence[Standing]) -> str:
 
 
 def _colorfield(
-    totals: Sequence[int], boards: Sequence[BoardReading | None], unused_tokens: Sequence[int]
+    totals: Sequence[int],
+    boards: Sequence[BoardReading | None],
+    unused_tokens: Sequence[int | None],
 ) -> tuple[Standing, ...]:
     patches = [_score(board).get("patch", {}).get("points", 0) for board in boards]
-    return colorfield_standings(totals, patches, unused_tokens)
+    # The table counts Color Field's tokens from the scans, so every seat's is known.
+    return colorfield_standings(totals, patches, [t or 0 for t in unused_tokens])
+
+
+def _paintings(
+    totals: Sequence[int],
+    boards: Sequence[BoardReading | None],
+    unused_tokens: Sequence[int | None],
+) -> tuple[Standing, ...]:
+    known = [t for t in unused_tokens if t is not None]
+    if len(known) < len(unused_tokens):
+        return ranked(totals)
+    return paintings_standings(totals, known)
 
 
 def _pigments(
-    totals: Sequence[int], boards: Sequence[BoardReading | None], unused_tokens: Sequence[int]
+    totals: Sequence[int],
+    boards: Sequence[BoardReading | None],
+    unused_tokens: Sequence[int | None],
 ) -> tuple[Standing, ...]:
     large = [
         sum(1 for pan in _score(board).get("pans", ()) if pan["pan"] == "large" and pan["pressed"])
@@ -108,7 +125,9 @@ def _pigments(
 
 
 def _points_only(
-    totals: Sequence[int], boards: Sequence[BoardReading | None], unused_tokens: Sequence[int]
+    totals: Sequence[int],
+    boards: Sequence[BoardReading | None],
+    unused_tokens: Sequence[int | None],
 ) -> tuple[Standing, ...]:
     return ranked(totals)
 
@@ -120,4 +139,6 @@ def _score(board: BoardReading | None) -> dict[str, Any]:
     return dict(board.scored.score)
 
 
-RANKERS: Mapping[str, Ranker] = MappingProxyType({"colorfield": _colorfield, "pigments": _pigments})
+RANKERS: Mapping[str, Ranker] = MappingProxyType(
+    {"colorfield": _colorfield, "paintings": _paintings, "pigments": _pigments}
+)

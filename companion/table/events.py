@@ -15,10 +15,12 @@ ROUND_END: Final = "round-end"  # the table moved on to the next round
 GAME_END: Final = "game-end"  # the players ended a game whose end the table cannot see
 SPILL: Final = "spill"  # Pigment Lab: a player's Spill Line count for a round, as entered
 DIAGNOSIS: Final = "diagnosis"  # Pigment Lab: a Fault diagnosis, right or wrong, as entered
+ROLL: Final = "roll"  # Isle of Colors: the round's die, as entered
+TOKENS: Final = "tokens"  # Paintings: the Inspiration tokens a player holds, as entered
 UNDO: Final = "undo"  # takes back the latest change still in effect
-KINDS: Final = (SCAN, CORRECTION, ROUND_END, GAME_END, SPILL, DIAGNOSIS, UNDO)
+KINDS: Final = (SCAN, CORRECTION, ROUND_END, GAME_END, SPILL, DIAGNOSIS, ROLL, TOKENS, UNDO)
 # The kinds an undo can take back.
-CHANGES: Final = (SCAN, CORRECTION, ROUND_END, GAME_END, SPILL, DIAGNOSIS)
+CHANGES: Final = (SCAN, CORRECTION, ROUND_END, GAME_END, SPILL, DIAGNOSIS, ROLL, TOKENS)
 
 
 @dataclass(frozen=True)

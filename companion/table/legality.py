@@ -1,16 +1,26 @@
 """Legality warnings for a scanned board, from the rules engine of its game.
 
-Color Field is the game whose rules the companion can check between two scans of a canvas
-(games.md section 1). A table is scanned once per turn, so two consecutive scans of a player's
-canvas in one round are one turn apart; the first scan of a round follows priming or the reset
-between rounds, which one photo cannot tell apart, so it is not judged.
+A table is scanned once per turn, so a board is judged against what the same seat showed one
+turn (Isle of Colors: one round) earlier: ``TurnContext`` holds that board and what else the
+table knows of the turn. Each game's check reports only what no legal reading of the two boards
+allows; the warnings are stored with the scan and never block it.
+
+- Color Field: two consecutive scans of a canvas in one round are one turn apart; the first scan
+  of a round follows priming or the reset between rounds, which one photo cannot tell apart
+  from the turn after it, so it is not judged.
+- Isle of Colors: the sheet as it stood when the round began (empty in round 1; not judged when
+  the table did not see it in the round before) against the sheet now, with the roll once it
+  is entered and the colour the seat used the round before.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
+from companion.content import isle
 from companion.content.colorfield import default_content
 from companion.errors import AtelierError
 from companion.fields import Field
@@ -18,16 +28,28 @@ from companion.games.colorfield.changes import diff
 from companion.games.colorfield.legality import Transition, check
 from companion.games.colorfield.position import parse_canvas
 from companion.games.colorfield.state import ROUNDS
+from companion.games.isle import legality as isle_legality
+from companion.games.isle.model import Colour, Sheet
+from companion.games.isle.position import parse_position as parse_isle
 
 
 @dataclass(frozen=True)
 class TurnContext:
-    """What the table knew before a scan: the player's canvas as last accepted and their turn."""
+    """What the table knew before a scan: the seat's board to compare with (None: none, as
+    before the first scan of a game whose boards do not start empty) and the turn.
 
-    before: dict[str, Any]
+    ``tokens_left`` (Color Field): the seat's unused Inspiration tokens; ``roll`` (Isle): the
+    round's die once entered; ``previous_colour`` (Isle): the colour the seat used the round
+    before, when the table saw it; ``players``: how many sit at the table.
+    """
+
+    before: dict[str, Any] | None
     tokens_left: int
     round_number: int
     turn_number: int
+    roll: int | None = None
+    previous_colour: str | None = None
+    players: int = 2
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -35,32 +57,97 @@ class TurnContext:
             "tokens_left": self.tokens_left,
             "round": self.round_number,
             "turn": self.turn_number,
+            "roll": self.roll,
+            "previous_colour": self.previous_colour,
+            "players": self.players,
         }
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> TurnContext:
-        return TurnContext(data["before"], data["tokens_left"], data["round"], data["turn"])
+        # Logs written before a key existed lack it: the default is what the table knew then.
+        return TurnContext(
+            data["before"],
+            data["tokens_left"],
+            data["round"],
+            data["turn"],
+            data.get("roll"),
+            data.get("previous_colour"),
+            data.get("players", 2),
+        )
 
 
 @dataclass(frozen=True)
 class Verdict:
-    warnings: tuple[dict[str, Any], ...]  # each {"rule", "spaces", "message"}
-    tokens_spent: int  # Inspiration tokens the change needs, in its most charitable reading
+    warnings: tuple[dict[str, Any], ...]  # each {"rule", "components", "message"}
+    tokens_spent: int  # Color Field: tokens the change needs, in its most charitable reading
+
+
+NO_VERDICT = Verdict((), 0)
 
 
 def judge(game: str, context: TurnContext | None, position: dict[str, Any]) -> Verdict:
     """The violations the change from ``context.before`` to ``position`` proves."""
-    if game != "colorfield" or context is None:
-        return Verdict((), 0)
-    content = default_content()
+    judge_game = JUDGES.get(game)
+    if context is None or judge_game is None:
+        return NO_VERDICT
     try:
-        before = parse_canvas(Field(context.before), content)
-        after = parse_canvas(Field(position), content)
+        return judge_game(context, position)
     except AtelierError:
-        return Verdict((), 0)  # a position that does not parse is already reported as a problem
+        return NO_VERDICT  # a position that does not parse is already reported as a problem
+
+
+def colour_used(context: TurnContext | None, position: dict[str, Any]) -> str | None:
+    """Isle of Colors: the one colour a judged round's change filled, or None."""
+    if context is None:
+        return None
+    try:
+        after = _sheet(position)
+        before = _sheet_before(context, after)
+    except AtelierError:
+        return None
+    used = None if before is None else isle_legality.fill_between(before, after).colour
+    return None if used is None else used.value
+
+
+def _colorfield(context: TurnContext, position: dict[str, Any]) -> Verdict:
+    if context.before is None:
+        return NO_VERDICT
+    content = default_content()
+    before = parse_canvas(Field(context.before), content)
+    after = parse_canvas(Field(position), content)
     if before.board != after.board:
-        return Verdict((), 0)  # another canvas on this seat: nothing to compare
+        return NO_VERDICT  # another canvas on this seat: nothing to compare
     round_number = min(max(context.round_number, 1), ROUNDS)
     transition = Transition.turn(context.tokens_left, round_number, context.turn_number)
     violations = check(before, after, transition)
-    return Verdict(tuple(v.to_json() for v in violations), diff(before, after).tokens)
+    warnings = tuple(
+        {**v.to_json(), "components": [f"space {s}" for s in v.spaces]} for v in violations
+    )
+    return Verdict(warnings, diff(before, after).tokens)
+
+
+def _isle(context: TurnContext, position: dict[str, Any]) -> Verdict:
+    after = _sheet(position)
+    before = _sheet_before(context, after)
+    if before is None or before.island != after.island:
+        return NO_VERDICT  # nothing to compare, or another island on this seat
+    previous = None if context.previous_colour is None else Colour(context.previous_colour)
+    round_ = isle_legality.Round(context.roll, previous, context.players)
+    violations = isle_legality.check(before, after, round_)
+    return Verdict(tuple(v.to_json() for v in violations), 0)
+
+
+def _sheet(position: dict[str, Any]) -> Sheet:
+    return parse_isle(Field(position), isle.default_content()).sheet
+
+
+def _sheet_before(context: TurnContext, after: Sheet) -> Sheet | None:
+    """The sheet as the round began: every sheet starts the game empty."""
+    if context.before is not None:
+        return _sheet(context.before)
+    return Sheet.empty(after.island) if context.round_number == 1 else None
+
+
+JUDGES: Mapping[str, Callable[[TurnContext, dict[str, Any]], Verdict]] = MappingProxyType(
+    {"colorfield": _colorfield, "isle": _isle}
+)

@@ -25,14 +25,16 @@ from companion.table.events import (
     CORRECTION,
     DIAGNOSIS,
     GAME_END,
+    ROLL,
     ROUND_END,
     SCAN,
     SPILL,
+    TOKENS,
     UNDO,
     Event,
 )
 from companion.table.penalties import SeatPenalties, diagnosis_points, spill_points
-from companion.table.readings import BoardReading
+from companion.table.readings import BoardReading, rejudged
 from companion.table.setup import TableSetup
 
 # Games whose score is banked at each round's end and added up (Color Field scores its canvas
@@ -50,6 +52,9 @@ class SeatState:
     tokens_spent: int  # Color Field: Inspiration tokens the accepted scans show used
     scans_this_round: int
     penalties: SeatPenalties  # Pigment Lab: the Spill Line counts and diagnoses entered
+    # The board in effect when this round began, if the table saw it in the round before.
+    round_start: BoardReading | None = None
+    tokens_held: int | None = None  # Paintings: Inspiration tokens in hand, as last entered
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ class TableState:
     last_change: int | None  # the latest change still in effect (what undo takes back)
     changed_seats: tuple[int, ...]  # the seats that change touched
     last_event: int  # the id of the newest event, 0 for none
+    roll: int | None = None  # Isle of Colors: this round's die, once entered
 
     def seat(self, number: int) -> SeatState:
         return next(s for s in self.seats if s.seat == number)
@@ -104,14 +110,22 @@ class TableState:
     def final_standings(self) -> tuple[Standing, ...]:
         """Every seat ranked by the game's end rule and the tie-breaks the table can know (final
         once the game is over), best first."""
-        tokens = self.setup.options.inspiration_tokens
         return final_standings(
             self.setup.game,
             self.setup.seats,
             self.totals(),
             [self.board_of_last_round(s.seat) for s in self.seats],
-            [max(0, tokens - s.tokens_spent) for s in self.seats],
+            [self.unused_tokens(s) for s in self.seats],
         )
+
+    def unused_tokens(self, state: SeatState) -> int | None:
+        """The seat's Inspiration tokens not spent: Color Field's counted from the scans,
+        Paintings' as the players entered them (None until then); None in other games."""
+        if self.setup.game == "paintings":
+            return state.tokens_held
+        if self.setup.game == "colorfield":
+            return max(0, self.setup.options.inspiration_tokens - state.tokens_spent)
+        return None
 
     def _outcome_json(self, standings: tuple[Standing, ...]) -> dict[str, Any]:
         """Whether the game is over and, once it is, who won and what decided it."""
@@ -133,6 +147,7 @@ class TableState:
             "scan": state.reading_event,
             "penalty": state.penalties.points,
             "penalties": [p.to_json() for p in state.penalties.penalties()],
+            "tokens": self.unused_tokens(state),
         }
 
     def scores_json(self) -> dict[str, Any]:
@@ -153,6 +168,7 @@ class TableState:
             "id": self.table,
             "game": self.setup.game,
             "round": self.round,
+            "roll": self.roll,
             "finished": self.finished,
             "turn": self.turn,
             "players": players,
@@ -175,6 +191,7 @@ class TableState:
             "game": self.setup.game,
             "setup": self.setup.to_json(),
             "round": self.round,
+            "roll": self.roll,
             "finished": self.finished,
             "turn": self.turn,
             "players": players,
@@ -220,14 +237,13 @@ def initial(table: str, setup: TableSetup) -> TableState:
 
 def advance(state: TableState, event: Event) -> TableState:
     """The state after one more change (a scan, a correction, a round's end or the game's, a
-    Spill Line count or a diagnosis). An
-    undo cannot be applied forward: it takes the table back, so the log is projected again
-    without what it undid."""
+    Spill Line count, a diagnosis, a roll or a token count). An undo cannot be applied
+    forward: it takes the table back, so the log is projected again without what it undid."""
     if event.kind not in CHANGES:
         raise ValueError(f"{event.kind} events are projected from the whole log")
     setup = state.setup
     seats = {s.seat: s for s in state.seats}
-    turn, round_number, finished = state.turn, state.round, state.finished
+    turn, round_number, finished, roll = state.turn, state.round, state.finished, state.roll
     if event.kind == SCAN:
         readings = [BoardReading.from_json(b) for b in event.data["boards"]]
         for reading in readings:
@@ -255,6 +271,17 @@ def advance(state: TableState, event: Event) -> TableState:
     elif event.kind == GAME_END:
         finished = True
         changed = setup.seats
+    elif event.kind == ROLL:
+        roll = int(event.data["roll"])
+        # The boards already scanned this round are judged again with the die now known.
+        for number, old in seats.items():
+            if old.reading is not None and old.reading_round == round_number:
+                seats[number] = replace(old, reading=rejudged(old.reading, roll))
+        changed = setup.seats
+    elif event.kind == TOKENS:
+        seat = int(event.data["seat"])
+        seats[seat] = replace(seats[seat], tokens_held=int(event.data["tokens"]))
+        changed = (seat,)
     elif event.kind in (SPILL, DIAGNOSIS):
         seat = int(event.data["seat"])
         old = seats[seat]
@@ -273,7 +300,9 @@ def advance(state: TableState, event: Event) -> TableState:
         if over_after_round(setup.game, round_number):
             finished = True
         else:
+            seats = {n: _next_round(s, round_number) for n, s in seats.items()}
             round_number += 1
+            roll = None
     if event.kind in (SCAN, CORRECTION):
         boards = [seats[s].reading for s in setup.seats]
         finished = finished or over_on_boards(setup.game, boards)
@@ -283,6 +312,7 @@ def advance(state: TableState, event: Event) -> TableState:
         round=round_number,
         finished=finished,
         turn=turn,
+        roll=roll,
         last_change=event.id,
         changed_seats=changed,
         last_event=event.id,
@@ -299,6 +329,13 @@ def history(setup: TableSetup, events: Sequence[Event]) -> list[HistoryEntry]:
 
 def _orphan(event: Event, undone: Collection[int]) -> bool:
     return event.kind == CORRECTION and int(event.data["scan"]) in undone
+
+
+def _next_round(state: SeatState, ended: int) -> SeatState:
+    """The seat as the next round begins: its board then is what the next is compared with,
+    if the table saw it in the round that ended."""
+    seen = state.reading if state.reading_round == ended else None
+    return replace(state, round_start=seen)
 
 
 def _next_seat(seats: Sequence[int], seat: int) -> int:
@@ -336,6 +373,11 @@ def summarize(setup: TableSetup, event: Event) -> str:
         return f"Round {event.data['round']} ended: {scores}"
     if event.kind == GAME_END:
         return f"Game ended by the players in round {event.data['round']}"
+    if event.kind == ROLL:
+        return f"Roll: {event.data['roll']} in round {event.data['round']}"
+    if event.kind == TOKENS:
+        tokens = int(event.data["tokens"])
+        return f"Inspiration tokens: {name(event.data['seat'])} holds {tokens}"
     if event.kind == SPILL:
         chips = int(event.data["chips"])
         return (

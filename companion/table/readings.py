@@ -135,6 +135,15 @@ def read_board(
     )
 
 
+def rejudged(reading: BoardReading, roll: int) -> BoardReading:
+    """The reading judged again now that the round's die is known."""
+    if reading.context is None or reading.scored.score is None:
+        return reading
+    context = replace(reading.context, roll=roll)
+    verdict = judge(reading.game, context, reading.scored.position)
+    return replace(reading, context=context, warnings=verdict.warnings)
+
+
 def correct(
     reading: BoardReading, component: str, value: Field, options: GameOptions
 ) -> BoardReading:

@@ -25,13 +25,15 @@ from companion.table.events import (
     CORRECTION,
     DIAGNOSIS,
     GAME_END,
+    ROLL,
     ROUND_END,
     SCAN,
     SPILL,
+    TOKENS,
     UNDO,
     Event,
 )
-from companion.table.legality import TurnContext
+from companion.table.legality import TurnContext, colour_used
 from companion.table.penalties import MAX_SPILL_CHIPS, PENALTY_GAMES
 from companion.table.projection import TableState, advance, project
 from companion.table.readings import BoardReading, correct, read_board
@@ -40,6 +42,10 @@ from companion.table.store import BoardView, Store
 
 TABLE_ID = re.compile(r"[0-9a-f]{8}")
 TOKEN_BYTES = 24  # 192 bits: unguessable, and short enough for a QR code a phone reads at a glance
+DIE_FACES = 6  # Isle of Colors' die
+# Paintings: each player starts with 4 tokens and takes them back from the Art Row; more than
+# the whole table could hold is a slip of the finger.
+MAX_TOKENS = 99
 
 Listener = Callable[[Event], None]
 
@@ -314,6 +320,38 @@ class Tables:
             data = {"seat": seat, "round": state.round, "right": right}
             return self._commit(table, DIAGNOSIS, data)
 
+    def enter_roll(self, table: str, request: Field) -> Event:
+        """``{"roll": n}``: the die of the round being played (Isle of Colors). The last roll
+        entered for a round counts; boards already scanned this round are judged again."""
+        members = request.members(required=("roll",))
+        roll = members["roll"].integer(1, DIE_FACES)
+        with self._lock(table):
+            state = self._states.get(table) or self._load(table)
+            if state.setup.game != "isle":
+                raise ConflictError(
+                    f"a roll is entered at Isle of Colors tables: this table plays "
+                    f"{state.setup.game}"
+                )
+            _refuse_when_over(state)
+            return self._commit(table, ROLL, {"round": state.round, "roll": roll})
+
+    def enter_tokens(self, table: str, request: Field) -> Event:
+        """``{"seat": n, "tokens": k}``: seat n holds k Inspiration tokens (Paintings), what the
+        end's tie-break counts. Taken after the end too: the count that matters is the last."""
+        members = request.members(required=("seat", "tokens"))
+        seat = members["seat"].integer(1)
+        tokens = members["tokens"].integer(0, MAX_TOKENS)
+        with self._lock(table):
+            state = self._states.get(table) or self._load(table)
+            if state.setup.game != "paintings":
+                raise ConflictError(
+                    f"Inspiration tokens in hand are entered at Paintings tables: this table "
+                    f"plays {state.setup.game}"
+                )
+            if seat not in state.setup.seats:
+                raise members["seat"].error(f"no player sits at seat {seat}")
+            return self._commit(table, TOKENS, {"seat": seat, "tokens": tokens})
+
     def undo(self, table: str) -> Event:
         """Take back the latest change still in effect."""
         with self._lock(table):
@@ -342,10 +380,40 @@ def _refuse_penalty_entry(state: TableState, seat: int, where: Field) -> None:
 
 
 def _context(state: TableState, seat: int) -> TurnContext | None:
-    """What a new scan of ``seat`` is judged against: the seat's last scored board of this round."""
+    """What a new scan of ``seat`` is judged against (None: nothing)."""
+    if state.setup.game == "isle":
+        return _isle_context(state, seat)
+    return _turn_context(state, seat)
+
+
+def _isle_context(state: TableState, seat: int) -> TurnContext | None:
+    """The seat's sheet as the round began (every sheet starts empty), the roll and the colour
+    the seat used the round before."""
+    current = state.seat(seat)
+    start = current.round_start
+    if start is None and state.round > 1:
+        return None  # the table did not see the sheet at the end of the round before
+    if start is not None and start.scored.score is None:
+        return None  # nor read it
+    before = None if start is None else start.scored.position
+    previous = None if start is None else colour_used(start.context, start.scored.position)
+    players = len(state.setup.seats)
+    return TurnContext(
+        before, 0, state.round, current.scans_this_round, state.roll, previous, players
+    )
+
+
+def _turn_context(state: TableState, seat: int) -> TurnContext | None:
+    """The seat's last scored board of this round (Color Field)."""
     current = state.seat(seat)
     reading = current.reading
     if reading is None or reading.scored.score is None or current.reading_round != state.round:
         return None
     tokens_left = max(0, state.setup.options.inspiration_tokens - current.tokens_spent)
-    return TurnContext(reading.scored.position, tokens_left, state.round, current.scans_this_round)
+    return TurnContext(
+        reading.scored.position,
+        tokens_left,
+        state.round,
+        current.scans_this_round,
+        players=len(state.setup.seats),
+    )

@@ -171,6 +171,22 @@ def test_spill_lines_and_diagnoses_are_entered_with_a_tap(browser: Browser, serv
     expect(total_of(phone, 1)).to_have_text("-4", timeout=WAIT_MS)
 
 
+def test_an_isle_roll_is_entered_with_a_tap(browser: Browser, server: str) -> None:
+    conditions = {"green": "grass", "blue": "shore", "brown": "desert", "red": "hamlet"}
+    setup = {"game": "isle", "players": PLAYERS[:2], "options": {"conditions": conditions}}
+    made = call(f"{server}/api/tables", setup)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(f"{server}/t/{made['id']}?token={made['token']}")
+    expect(phone.locator("#live.on")).to_have_count(1, timeout=WAIT_MS)
+    phone.get_by_role("button", name="4", exact=True).click()
+    expect(phone.locator("#round")).to_have_text("Round 1 · roll 4", timeout=WAIT_MS)
+    expect(phone.locator('button[data-roll="4"]')).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#last")).to_have_text("Roll: 4 in round 1")
+    phone.locator("#end-round").click()
+    expect(phone.locator("#round")).to_have_text("Round 2", timeout=WAIT_MS)
+    expect(phone.locator('button[data-roll="4"]')).to_have_attribute("aria-pressed", "false")
+
+
 def test_the_recipe_checker_page(browser: Browser, server: str) -> None:
     page = browser.new_context().new_page()
     page.goto(f"{server}/recipes")

@@ -182,12 +182,59 @@ def test_paintings_ends_when_every_third_painting_is_scanned(tmp_path: Path) -> 
     assert table.state()["over"] is False
 
 
-def test_a_paintings_tie_is_shared_since_no_board_shows_the_tokens(tmp_path: Path) -> None:
+def test_a_paintings_tie_is_broken_by_the_tokens_the_players_enter(tmp_path: Path) -> None:
     table = Table(tmp_path, "paintings", scoring_cards=CARDS)
     assert table.scan({1: paintings(3), 2: paintings(3)}).status_code == 201
     state = table.state()
+    # No board shows the tokens in hand: until both counts are entered the tie is shared.
     assert (state["over"], state["winner"], state["decided_by"]) == (True, [1, 2], "shared")
     assert state["standings"][0]["tie_breaks"] == []
+    for seat, held in ((1, 2), (2, 5)):
+        entered = table.client.post(
+            f"/api/tables/{table.id}/tokens",
+            json={"seat": seat, "tokens": held},
+            headers=table.headers,
+        )
+        assert entered.status_code == 201
+    state = table.state()
+    assert (state["over"], state["winner"], state["decided_by"]) == (
+        True,
+        [2],
+        "inspiration tokens",
+    )
+    assert [(s["seat"], s["rank"], s["tie_breaks"]) for s in state["standings"]] == [
+        (2, 1, [{"criterion": "inspiration tokens", "value": 5}]),
+        (1, 2, [{"criterion": "inspiration tokens", "value": 2}]),
+    ]
+    assert [p["tokens"] for p in state["players"]] == [2, 5]
+    history = table.client.get(f"/api/tables/{table.id}/history").json["history"]
+    assert history[0]["summary"] == "Inspiration tokens: Ben holds 5"
+    assert table.post("undo").status_code == 201
+    assert table.state()["decided_by"] == "shared"
+
+
+def test_tokens_are_entered_at_paintings_tables_only_and_checked(tmp_path: Path) -> None:
+    table = Table(tmp_path, "paintings", scoring_cards=CARDS)
+    url = f"/api/tables/{table.id}/tokens"
+    for body, error in (
+        ({"seat": 3, "tokens": 1}, "seat: no player sits at seat 3"),
+        ({"seat": 1, "tokens": -1}, "tokens: -1 is out of range (0..99)"),
+        ({"seat": 1}, "tokens: missing"),
+    ):
+        answer = table.client.post(url, json=body, headers=table.headers)
+        assert (answer.status_code, answer.json) == (400, {"error": error})
+    assert table.client.post(url, json={"seat": 1, "tokens": 1}).status_code == 403
+    field = Table(tmp_path / "field", "colorfield")
+    answer = field.client.post(
+        f"/api/tables/{field.id}/tokens", json={"seat": 1, "tokens": 1}, headers=field.headers
+    )
+    assert (answer.status_code, answer.json) == (
+        409,
+        {
+            "error": "Inspiration tokens in hand are entered at Paintings tables: "
+            "this table plays colorfield"
+        },
+    )
 
 
 CONDITIONS = {"green": "grass", "blue": "shore", "brown": "desert", "red": "hamlet"}

@@ -6,9 +6,13 @@ let lastSummary = "";
 
 function render(scores) {
   const names = Object.fromEntries(scores.players.map((p) => [p.seat, p.name]));
+  const rolled = scores.roll ? ` · roll ${scores.roll}` : "";
   document.getElementById("round").textContent = scores.finished
     ? "Game over"
-    : `Round ${scores.round}`;
+    : `Round ${scores.round}${rolled}`;
+  for (const face of document.querySelectorAll("button[data-roll]")) {
+    face.setAttribute("aria-pressed", String(Number(face.dataset.roll) === scores.roll));
+  }
   document.getElementById("turn").textContent = scores.finished
     ? ""
     : ` · ${names[scores.turn]}'s turn`;
@@ -51,7 +55,7 @@ function showWinner(scores, names) {
   else if (scores.over) text = `${who} wins on the tie-break: ${scores.decided_by}`;
   line.textContent = text;
   line.hidden = !scores.over;
-  for (const id of ["end-round", "end-game", "penalties"]) {
+  for (const id of ["end-round", "end-game", "penalties", "roll"]) {
     const button = document.getElementById(id);
     if (button) button.hidden = scores.over;
   }
@@ -97,6 +101,29 @@ for (const form of document.querySelectorAll("form.penalty")) {
       if (message) message.textContent = answer.ok ? "" : answer.data.error;
     });
   }
+}
+
+// Isle of Colors: the die as rolled, one tap; boards already scanned this round are judged again.
+for (const face of document.querySelectorAll("button[data-roll]")) {
+  face.addEventListener("click", async () => {
+    const answer = await api(`/api/tables/${page.table}/rolls`, {
+      method: "POST",
+      json: { roll: Number(face.dataset.roll) },
+    });
+    if (message) message.textContent = answer.ok ? "" : answer.data.error;
+  });
+}
+
+// Paintings: the tokens in hand, which break a tie on points and no camera sees.
+for (const form of document.querySelectorAll("form.tokens")) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const answer = await api(`/api/tables/${page.table}/tokens`, {
+      method: "POST",
+      json: { seat: Number(form.dataset.seat), tokens: Number(form.elements.tokens.value) },
+    });
+    if (message) message.textContent = answer.ok ? "" : answer.data.error;
+  });
 }
 
 // A new join link: this page moves to it, every other phone keeps the old one, which no longer

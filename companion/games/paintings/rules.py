@@ -17,8 +17,9 @@ from companion.games.paintings.game import can_act, legal_actions, new_game, pla
 from companion.games.paintings.model import CARDS_PER_PAINTING
 from companion.games.paintings.position import parse_scoring_cards
 from companion.games.paintings.scoring import score_player
+from companion.games.paintings.standings import final_standings
 from companion.games.paintings.state import Action, GameState, PlayerState
-from companion.games.protocol import Score, Setup, Standing, ranked
+from companion.games.protocol import Score, Setup, Standing
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,7 @@ class PaintingsRules:
 
     def standings(self, state: GameState) -> tuple[Standing, ...]:
         by_seat = sorted(standings(state), key=lambda s: s.player)
-        return ranked(
-            [s.score.total for s in by_seat],
-            (("inspiration tokens", [s.tokens for s in by_seat]),),
-        )
+        return final_standings([s.score.total for s in by_seat], [s.tokens for s in by_seat])
 
     def score(self, state: GameState, seat: int) -> Score:
         scored = score_player(state.players[seat].paintings, state.scoring_cards)
