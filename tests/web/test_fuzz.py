@@ -71,9 +71,29 @@ CORRECTION_KEYS = st.fixed_dictionaries(
     {},
     optional={"scan": JSON, "seat": JSON, "component": JSON, "value": JSON},
 )
+# The taps of what no camera sees: Spill Lines, diagnoses, rolls, tokens in hand.
+ENTRY_KEYS = st.fixed_dictionaries(
+    {},
+    optional={
+        "seat": JSON | st.integers(0, 6),
+        "chips": JSON,
+        "round": JSON,
+        "right": JSON,
+        "roll": JSON | st.integers(0, 7),
+        "tokens": JSON,
+    },
+)
 RECIPE_KEYS = st.fixed_dictionaries(
     {}, optional={"shade": JSON, "pan": JSON, "chips": st.lists(JSON, max_size=12) | JSON}
 )
+
+# Each game's table as the requests find it: what its setup needs, nothing more.
+GAME_OPTIONS: dict[str, dict[str, Any]] = {
+    "colorfield": {},
+    "pigments": {},
+    "paintings": {"scoring_cards": ["variety", "repetition", "emphasis", "composition"]},
+    "isle": {"conditions": {"green": "grass", "blue": "shore", "brown": "desert", "red": "town"}},
+}
 
 
 @st.composite
@@ -124,6 +144,11 @@ def requests(draw: Any) -> dict[str, Any]:
                 ("POST", f"/api/tables/{place}/scans", "image"),
                 ("POST", f"/api/tables/{place}/corrections", CORRECTION_KEYS),
                 ("POST", f"/api/tables/{place}/rounds", None),
+                ("POST", f"/api/tables/{place}/end", None),
+                ("POST", f"/api/tables/{place}/spills", ENTRY_KEYS),
+                ("POST", f"/api/tables/{place}/diagnoses", ENTRY_KEYS),
+                ("POST", f"/api/tables/{place}/rolls", ENTRY_KEYS),
+                ("POST", f"/api/tables/{place}/tokens", ENTRY_KEYS),
                 ("POST", f"/api/tables/{place}/undo", None),
                 ("GET", f"/api/tables/{place}/seats/{seat}", None),
                 ("GET", f"/api/tables/{place}/seats/{seat}/picture/{scan}.jpg", None),
@@ -189,9 +214,9 @@ def test_no_malformed_request_is_answered_500_or_changes_a_table_when_refused(
         derandomize=True,  # the same requests on every run: a failure is reproduced as it was
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
-    @given(requests(), st.sampled_from(["colorfield", "pigments"]))
+    @given(requests(), st.sampled_from(sorted(GAME_OPTIONS)))
     def one(request: dict[str, Any], game: str) -> None:
-        made = tables.create({"game": game, "players": PLAYERS})
+        made = tables.create({"game": game, "players": PLAYERS, "options": GAME_OPTIONS[game]})
         for name in ("path", "headers"):
             text = json.dumps(request[name])
             text = text.replace(TABLE, made.table).replace(TOKEN, made.token)
