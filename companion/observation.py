@@ -77,6 +77,7 @@ class GameOptions:
 
     scoring_cards: tuple[str, ...] | None = None  # Paintings: the four in play
     conditions: Mapping[str, str] | None = None  # Isle of Colors: colour -> condition
+    face_down: bool = False  # score without naming hidden card sides (a table's players)
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,8 @@ def score_observation(observation: BoardObservation, options: GameOptions) -> Sc
     if problems:
         return ScoredBoard(observation, position, None, None, problems)
     try:
-        report = evaluate_document(position, f"board {', '.join(observation.boards)}")
+        source = f"board {', '.join(observation.boards)}"
+        report = evaluate_document(position, source, face_down=options.face_down)
     except AtelierError as exc:
         return ScoredBoard(observation, position, None, None, (f"position: {exc}",))
     return ScoredBoard(observation, position, report.data, report.text, ())

@@ -26,10 +26,15 @@ def read_position_source(name: str, stdin: TextIO) -> tuple[Any, str]:
     return read_json_file(Path(name)), name
 
 
-def evaluate_document(document: Any, source: str, deck: Path | None = None) -> Report:
-    """Score one position document; any mistake in it is reported against ``source``."""
+def evaluate_document(
+    document: Any, source: str, deck: Path | None = None, *, face_down: bool = False
+) -> Report:
+    """Score one position document; any mistake in it is reported against ``source``.
+    ``face_down``: as the players at a table see it, never naming a card's hidden side."""
     try:
         entry, root = _game_of(document)
+        if face_down and entry.evaluate_face_down is not None:
+            return entry.evaluate_face_down(root, deck)
         return entry.evaluate(root, deck)
     except FieldError as exc:
         raise SourceError(source, exc) from None

@@ -32,6 +32,9 @@ class GameEntry:
     rules: GameRules[Any, Any]
     # Advises the player of one position document (as ``evaluate``); None: no advisor yet.
     advise: Callable[[Field, Path | None], Report] | None = None
+    # Scores as ``evaluate`` without naming what lies face down at the table (Pigment Lab's
+    # shade recipes); None: the game hides nothing.
+    evaluate_face_down: Callable[[Field, Path | None], Report] | None = None
 
 
 # Each name is a package under companion.games with an ``entry`` module defining ``ENTRY``.

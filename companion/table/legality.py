@@ -8,9 +8,10 @@ allows; the warnings are stored with the scan and never block it.
 - Color Field: two consecutive scans of a canvas in one round are one turn apart; the first scan
   of a round follows priming or the reset between rounds, which one photo cannot tell apart
   from the turn after it, so it is not judged.
-- Isle of Colors: the sheet as it stood when the round began (empty in round 1; not judged when
-  the table did not see it in the round before) against the sheet now, with the roll once it
-  is entered and the colour the seat used the round before.
+- Isle of Colors: the sheet as it stood when the round began against the sheet now, with the
+  roll once it is entered and the colour the seat used the round before. A sheet is judged only
+  from the second round the table plays: the table may have joined a game under way (a live
+  camera started mid-game), so even in its first round a sheet need not have started empty.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from companion.games.isle.position import parse_position as parse_isle
 
 @dataclass(frozen=True)
 class TurnContext:
-    """What the table knew before a scan: the seat's board to compare with (None: none, as
-    before the first scan of a game whose boards do not start empty) and the turn.
+    """What the table knew before a scan: the seat's board to compare with (None: no earlier
+    board, where a game can still check what one board shows) and the turn.
 
     ``tokens_left`` (Color Field): the seat's unused Inspiration tokens; ``roll`` (Isle): the
     round's die once entered; ``previous_colour`` (Isle): the colour the seat used the round
@@ -98,14 +99,13 @@ def judge(game: str, context: TurnContext | None, position: dict[str, Any]) -> V
 
 def colour_used(context: TurnContext | None, position: dict[str, Any]) -> str | None:
     """Isle of Colors: the one colour a judged round's change filled, or None."""
-    if context is None:
+    if context is None or context.before is None:
         return None
     try:
-        after = _sheet(position)
-        before = _sheet_before(context, after)
+        before, after = _sheet(context.before), _sheet(position)
     except AtelierError:
         return None
-    used = None if before is None else isle_legality.fill_between(before, after).colour
+    used = isle_legality.fill_between(before, after).colour
     return None if used is None else used.value
 
 
@@ -127,10 +127,11 @@ def _colorfield(context: TurnContext, position: dict[str, Any]) -> Verdict:
 
 
 def _isle(context: TurnContext, position: dict[str, Any]) -> Verdict:
-    after = _sheet(position)
-    before = _sheet_before(context, after)
-    if before is None or before.island != after.island:
-        return NO_VERDICT  # nothing to compare, or another island on this seat
+    if context.before is None:
+        return NO_VERDICT
+    before, after = _sheet(context.before), _sheet(position)
+    if before.island != after.island:
+        return NO_VERDICT  # another island on this seat: nothing to compare
     previous = None if context.previous_colour is None else Colour(context.previous_colour)
     round_ = isle_legality.Round(context.roll, previous, context.players)
     violations = isle_legality.check(before, after, round_)
@@ -139,13 +140,6 @@ def _isle(context: TurnContext, position: dict[str, Any]) -> Verdict:
 
 def _sheet(position: dict[str, Any]) -> Sheet:
     return parse_isle(Field(position), isle.default_content()).sheet
-
-
-def _sheet_before(context: TurnContext, after: Sheet) -> Sheet | None:
-    """The sheet as the round began: every sheet starts the game empty."""
-    if context.before is not None:
-        return _sheet(context.before)
-    return Sheet.empty(after.island) if context.round_number == 1 else None
 
 
 JUDGES: Mapping[str, Callable[[TurnContext, dict[str, Any]], Verdict]] = MappingProxyType(

@@ -387,19 +387,22 @@ def _context(state: TableState, seat: int) -> TurnContext | None:
 
 
 def _isle_context(state: TableState, seat: int) -> TurnContext | None:
-    """The seat's sheet as the round began (every sheet starts empty), the roll and the colour
-    the seat used the round before."""
+    """The seat's sheet as the round began, the roll and the colour the seat used the round
+    before; None when the table did not read the sheet in the round before."""
     current = state.seat(seat)
     start = current.round_start
-    if start is None and state.round > 1:
-        return None  # the table did not see the sheet at the end of the round before
-    if start is not None and start.scored.score is None:
-        return None  # nor read it
-    before = None if start is None else start.scored.position
-    previous = None if start is None else colour_used(start.context, start.scored.position)
+    if start is None or start.scored.score is None:
+        return None
+    previous = colour_used(start.context, start.scored.position)
     players = len(state.setup.seats)
     return TurnContext(
-        before, 0, state.round, current.scans_this_round, state.roll, previous, players
+        start.scored.position,
+        0,
+        state.round,
+        current.scans_this_round,
+        state.roll,
+        previous,
+        players,
     )
 
 

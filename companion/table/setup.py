@@ -45,9 +45,11 @@ class TableOptions:
     shade_row: tuple[str, ...] = ()  # Pigment Lab: the shade cards on display
 
     def game_options(self) -> GameOptions:
+        # The players see a shade card's face only: its recipe is the puzzle.
         return GameOptions(
             scoring_cards=self.scoring_cards or None,
             conditions=dict(self.conditions) or None,
+            face_down=True,
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -9,6 +9,15 @@ from typing import Any
 from tests.web.test_game_end import CONDITIONS, Table, sheet
 
 GREEN = [(4, 4, "green"), (4, 5, "green"), (4, 6, "green")]
+RED = [(0, 2, "red"), (0, 3, "red")]
+
+
+def second_round(tmp_path: Path) -> Table:
+    """A table whose first round the table saw end: Ana filled 3 green cells, Ben 2 red."""
+    table = Table(tmp_path, "isle", conditions=CONDITIONS)
+    assert table.scan({1: sheet(*GREEN), 2: sheet(*RED)}).status_code == 201
+    assert table.post("rounds").status_code == 201
+    return table
 
 
 def rules(board: dict[str, Any]) -> list[tuple[str, list[str]]]:
@@ -26,59 +35,66 @@ def roll(table: Table, value: object) -> Any:
 
 
 def test_a_round_is_judged_with_the_roll_entered(tmp_path: Path) -> None:
-    table = Table(tmp_path, "isle", conditions=CONDITIONS)
+    table = second_round(tmp_path)
     entered = roll(table, 3)
     assert entered.status_code == 201 and entered.json["scores"]["roll"] == 3
-    scanned = table.scan({1: sheet(*GREEN), 2: sheet((0, 2, "red"), (0, 3, "red"))})
+    scanned = table.scan(
+        {1: sheet(*GREEN, (8, 6, "red"), (8, 7, "red"), (8, 8, "red")), 2: sheet(*RED, *GREEN[:2])}
+    )
     assert scanned.status_code == 201
     assert rules(scanned.json["boards"][0]) == []
-    assert rules(scanned.json["boards"][1]) == [("roll-size", ["cell (0,2)", "cell (0,3)"])]
+    assert rules(scanned.json["boards"][1]) == [("roll-size", ["cell (4,4)", "cell (4,5)"])]
     assert scanned.json["boards"][1]["warnings"][0]["message"] == (
         "the roll is 3, so the group has 3 cells, but 2 were filled"
     )
     history = table.client.get(f"/api/tables/{table.id}/history").json["history"]
-    assert history[-1]["summary"] == "Roll: 3 in round 1"
+    assert history[-3]["summary"] == "Roll: 3 in round 2"
 
 
 def test_boards_scanned_before_the_roll_are_judged_again_when_it_is_entered(
     tmp_path: Path,
 ) -> None:
-    table = Table(tmp_path, "isle", conditions=CONDITIONS)
-    assert table.scan({1: sheet(*GREEN)}).status_code == 201
+    table = second_round(tmp_path)
+    assert table.scan({1: sheet(*GREEN, *RED)}).status_code == 201
     assert rules(board(table, 1)) == []
-    assert roll(table, 2).status_code == 201
+    assert roll(table, 3).status_code == 201
     assert [rule for rule, _ in rules(board(table, 1))] == ["roll-size"]
-    assert roll(table, 3).status_code == 201  # a mistyped roll is fixed by entering it again
+    assert roll(table, 2).status_code == 201  # a mistyped roll is fixed by entering it again
     assert rules(board(table, 1)) == []
     assert table.post("undo").status_code == 201
     assert [rule for rule, _ in rules(board(table, 1))] == ["roll-size"]
 
 
-def test_the_next_round_is_judged_against_the_sheet_as_it_began(tmp_path: Path) -> None:
-    table = Table(tmp_path, "isle", conditions=CONDITIONS)
-    assert roll(table, 3).status_code == 201
-    assert table.scan({1: sheet(*GREEN)}).status_code == 201
+def test_the_colour_given_away_and_an_erased_cell(tmp_path: Path) -> None:
+    table = second_round(tmp_path)
+    assert roll(table, 1).status_code == 201
+    assert table.scan({1: sheet(*GREEN, (8, 6, "red"))}).status_code == 201
     assert table.post("rounds").status_code == 201
     assert table.state()["roll"] is None
     assert roll(table, 1).status_code == 201
-    # Green went to the other player in the swap, and a round-1 cell is gone.
-    again = table.scan({1: sheet(*GREEN[:2], (8, 8, "green"))})
+    # Red went to the other player in the swap, and a round-1 cell is gone.
+    again = table.scan({1: sheet(*GREEN[:2], (8, 6, "red"), (8, 8, "red"))})
     assert rules(again.json["boards"][0]) == [
         ("cell-erased", ["cell (4,6)"]),
         ("colour-given-away", ["cell (8,8)"]),
     ]
     # Scanned again the same round, the sheet is still compared with the round's start.
-    fixed = table.scan({1: sheet(*GREEN, (8, 8, "blue"))})
+    fixed = table.scan({1: sheet(*GREEN, (8, 6, "red"), (8, 8, "blue"))})
     assert rules(fixed.json["boards"][0]) == []
 
 
-def test_a_round_the_table_did_not_see_is_not_judged(tmp_path: Path) -> None:
+def test_a_sheet_is_not_judged_before_the_table_saw_a_round_end(tmp_path: Path) -> None:
+    """The table may have joined a game under way: its first round proves nothing."""
     table = Table(tmp_path, "isle", conditions=CONDITIONS)
-    assert table.post("rounds").status_code == 201
     assert roll(table, 1).status_code == 201
-    scanned = table.scan({1: sheet(*GREEN)})
+    scanned = table.scan({1: sheet(*GREEN, *RED)})
     assert scanned.json["boards"][0]["context"] is None
     assert rules(scanned.json["boards"][0]) == []
+    # Nor a round after one whose end found no scan of the sheet.
+    assert table.post("rounds").status_code == 201
+    assert table.scan({2: sheet(*RED)}).status_code == 201
+    assert table.post("rounds").status_code == 201
+    assert table.scan({1: sheet(*GREEN, *RED), 2: sheet(*RED)}).json["boards"][0]["context"] is None
 
 
 def test_a_roll_is_checked_and_taken_only_at_isle_tables(tmp_path: Path) -> None:

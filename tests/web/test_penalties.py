@@ -176,3 +176,29 @@ def test_the_scoreboard_offers_the_penalty_controls_only_to_pigment_lab_players(
     assert b'id="penalties"' not in lab.client.get(f"/t/{lab.id}").data
     token = {"token": field.headers["X-Table-Token"]}
     assert b'id="penalties"' not in field.client.get(f"/t/{field.id}", query_string=token).data
+
+
+def test_a_pigment_lab_table_never_names_a_shade_cards_recipe(tmp_path: Path) -> None:
+    """The recipe is on the card's back: the players' boards are scored as they see the card."""
+    table = Table(tmp_path, "pigments")
+    large = ["ultramarine", "FeO(OH)", "TiO2", "binder", "binder"]
+    palette = {
+        "game": "pigments",
+        "pans": [
+            {"pan": "small", "chips": [], "shade": None},
+            {"pan": "medium", "chips": [], "shade": None},
+            {"pan": "medium", "chips": [], "shade": None},
+            {"pan": "large", "chips": large, "shade": "mint"},
+        ],
+    }
+    scanned = table.scan({1: palette})
+    assert scanned.status_code == 201
+    board = scanned.json["boards"][0]
+    pan = board["score"]["pans"][3]
+    assert (pan["verdict"], pan["shade"]) == ("nothing-happens", {"name": "mint"})
+    assert "shade_recipe" not in pan["colour"]
+    assert "mint is" not in board["explanation"]
+    assert (
+        "The pan holds FeO(OH) + ultramarine + TiO2, which makes sage: the same bands as mint, "
+        "but lighter than the card."
+    ) in board["explanation"]
