@@ -17,6 +17,7 @@ from companion.games.pigments.codec import parse_chip, parse_pan_size
 from companion.games.pigments.explain import explain_pan
 from companion.games.pigments.model import Chip, Pan, PanSize
 from companion.json_input import MAX_WHOLE
+from companion.table.advice import advise_seat
 from companion.table.overlay import marks
 from companion.table.projection import history
 from companion.table.session import Tables
@@ -243,6 +244,16 @@ def _seat(table: str, seat: int) -> Any:
     if seat not in state.setup.seats:
         abort(404, description=f"no player sits at seat {seat}")
     return state, state.seat(seat)
+
+
+@api.post("/tables/<table>/seats/<int:seat>/advice")
+def advice(table: str, seat: int) -> Response:
+    """A suggested move for the seat's player: their board as last read, with what no camera
+    sees (``tile``, ``hand``, ``roll``, ``crates``...) in the body. Changes nothing."""
+    _to_change(table)
+    state, _ = _seat(table, seat)
+    report = advise_seat(state, seat, json_body())
+    return jsonify({"seat": seat, "advice": report.data, "explanation": report.text})
 
 
 @api.get("/tables/<table>/seats/<int:seat>")

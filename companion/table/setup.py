@@ -43,6 +43,7 @@ class TableOptions:
     scoring_cards: tuple[str, ...] = ()  # Paintings: the four in play
     conditions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     shade_row: tuple[str, ...] = ()  # Pigment Lab: the shade cards on display
+    advice: bool = True  # a player may ask for a suggested move
 
     def game_options(self) -> GameOptions:
         # The players see a shade card's face only: its recipe is the puzzle.
@@ -59,6 +60,7 @@ class TableOptions:
             "scoring_cards": list(self.scoring_cards),
             "conditions": dict(self.conditions),
             "shade_row": list(self.shade_row),
+            "advice": self.advice,
         }
 
 
@@ -133,6 +135,7 @@ def _options(root: Field, game: str) -> TableOptions:
             "scoring_cards",
             "conditions",
             "shade_row",
+            "advice",
         )
     )
     community = members["community_tools"].boolean() if "community_tools" in members else False
@@ -156,7 +159,8 @@ def _options(root: Field, game: str) -> TableOptions:
         for entry in entries:
             entry.lookup(shades, "shade")
         row = tuple(entry.string() for entry in entries)
-    return TableOptions(community, tokens, cards, MappingProxyType(conditions), row)
+    advice = members["advice"].boolean() if "advice" in members else True
+    return TableOptions(community, tokens, cards, MappingProxyType(conditions), row, advice)
 
 
 def _scoring_cards(root: Field) -> tuple[str, ...]:
