@@ -42,7 +42,8 @@ def check(
     """Every rule the change from ``before`` to ``after`` proves broken.
 
     ``others``: the other players' current positions. ``before`` None (no earlier scan) checks
-    ``after`` alone. A position that does not parse proves nothing.
+    ``after`` alone, and so does a ``before`` that does not parse; an ``after`` (or another
+    player's position) that does not parse proves nothing.
     """
     content = default_content()
     now = _parse(after, content)
