@@ -15,7 +15,9 @@ entered among the pans. Each story settles the chips that left and arrived by th
 broken rules; the reading with the fewest is reported. Wherever the scans cannot tell, the
 reading is generous: the Spill Line may hold any chip (so a Kiln partner yellow or a swapped-in
 chip is always there), and a right diagnosis may remedy any pan. A draft from the Spill Tray can
-bring any number of chips, so how many chips arrived is never a violation.
+bring any number of chips, so how many chips arrived is never a violation. A claimed shade that
+is gone in the later scan is not judged either. Two scans of a seat are taken to be at most one
+of its turns apart, as the table scans once per turn.
 
 Rules (components: a pan's slots, ``small window 1`` .. ``large binder 2``, for chips, and
 ``shade <pan>`` for its card):
