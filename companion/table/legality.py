@@ -8,6 +8,10 @@ allows; the warnings are stored with the scan and never block it.
 - Color Field: two consecutive scans of a canvas in one round are one turn apart; the first scan
   of a round follows priming or the reset between rounds, which one photo cannot tell apart
   from the turn after it, so it is not judged.
+- Paintings: a player's paintings against their last scan (completed paintings never change, one
+  a turn), and every catalogue card against the other players' boards (a card exists once).
+- Pigment Lab: a palette board against its last scan, as one draft and the free actions, with
+  the Fault diagnoses entered since.
 - Isle of Colors: the sheet as it stood when the round began against the sheet now, with the
   roll once it is entered and the colour the seat used the round before. A sheet is judged only
   from the second round the table plays: the table may have joined a game under way (a live
@@ -32,6 +36,8 @@ from companion.games.colorfield.state import ROUNDS
 from companion.games.isle import legality as isle_legality
 from companion.games.isle.model import Colour, Sheet
 from companion.games.isle.position import parse_position as parse_isle
+from companion.games.paintings import legality as paintings_legality
+from companion.games.pigments import legality as pigments_legality
 
 
 @dataclass(frozen=True)
@@ -41,7 +47,9 @@ class TurnContext:
 
     ``tokens_left`` (Color Field): the seat's unused Inspiration tokens; ``roll`` (Isle): the
     round's die once entered; ``previous_colour`` (Isle): the colour the seat used the round
-    before, when the table saw it; ``players``: how many sit at the table.
+    before, when the table saw it; ``players``: how many sit at the table; ``others``
+    (Paintings): the other players' boards as read; ``diagnoses`` (Pigment Lab): the verdicts
+    entered for the seat since ``before`` was scanned (true: right).
     """
 
     before: dict[str, Any] | None
@@ -51,6 +59,8 @@ class TurnContext:
     roll: int | None = None
     previous_colour: str | None = None
     players: int = 2
+    others: tuple[dict[str, Any], ...] = ()
+    diagnoses: tuple[bool, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -61,6 +71,8 @@ class TurnContext:
             "roll": self.roll,
             "previous_colour": self.previous_colour,
             "players": self.players,
+            "others": list(self.others),
+            "diagnoses": list(self.diagnoses),
         }
 
     @staticmethod
@@ -74,6 +86,8 @@ class TurnContext:
             data.get("roll"),
             data.get("previous_colour"),
             data.get("players", 2),
+            tuple(data.get("others", ())),
+            tuple(data.get("diagnoses", ())),
         )
 
 
@@ -138,10 +152,22 @@ def _isle(context: TurnContext, position: dict[str, Any]) -> Verdict:
     return Verdict(tuple(v.to_json() for v in violations), 0)
 
 
+def _paintings(context: TurnContext, position: dict[str, Any]) -> Verdict:
+    violations = paintings_legality.check(context.before, position, context.others)
+    return Verdict(tuple(v.to_json() for v in violations), 0)
+
+
+def _pigments(context: TurnContext, position: dict[str, Any]) -> Verdict:
+    if context.before is None:
+        return NO_VERDICT
+    violations = pigments_legality.check(context.before, position, context.diagnoses)
+    return Verdict(tuple(v.to_json() for v in violations), 0)
+
+
 def _sheet(position: dict[str, Any]) -> Sheet:
     return parse_isle(Field(position), isle.default_content()).sheet
 
 
 JUDGES: Mapping[str, Callable[[TurnContext, dict[str, Any]], Verdict]] = MappingProxyType(
-    {"colorfield": _colorfield, "isle": _isle}
+    {"colorfield": _colorfield, "paintings": _paintings, "isle": _isle, "pigments": _pigments}
 )

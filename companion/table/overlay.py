@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from companion.table.readings import PAINTING_PLACES, PAN_NAMES
+from companion.games.pigments.model import PAN_NAMES
+from companion.table.readings import PAINTING_PLACES
 
 Marks = dict[str, dict[str, Any]]
 

@@ -55,6 +55,7 @@ class SeatState:
     # The board in effect when this round began, if the table saw it in the round before.
     round_start: BoardReading | None = None
     tokens_held: int | None = None  # Paintings: Inspiration tokens in hand, as last entered
+    diagnoses_since_scan: tuple[bool, ...] = ()  # Pigment Lab: verdicts since the last scan
 
 
 @dataclass(frozen=True)
@@ -256,6 +257,7 @@ def advance(state: TableState, event: Event) -> TableState:
                 reading_round=round_number,
                 tokens_spent=old.tokens_spent + reading.tokens_spent,
                 scans_this_round=old.scans_this_round + 1 if same_round else 1,
+                diagnoses_since_scan=(),
             )
         changed = tuple(r.seat for r in readings)
         if len(readings) == 1:
@@ -275,8 +277,11 @@ def advance(state: TableState, event: Event) -> TableState:
         roll = int(event.data["roll"])
         # The boards already scanned this round are judged again with the die now known.
         for number, old in seats.items():
-            if old.reading is not None and old.reading_round == round_number:
-                seats[number] = replace(old, reading=rejudged(old.reading, roll))
+            held = old.reading
+            if held is None or held.context is None or old.reading_round != round_number:
+                continue
+            context = replace(held.context, roll=roll)
+            seats[number] = replace(old, reading=rejudged(held, context))
         changed = setup.seats
     elif event.kind == TOKENS:
         seat = int(event.data["seat"])
@@ -291,6 +296,8 @@ def advance(state: TableState, event: Event) -> TableState:
             else old.penalties.with_diagnosis(int(event.data["round"]), bool(event.data["right"]))
         )
         seats[seat] = replace(old, penalties=entered)
+        if event.kind == DIAGNOSIS:
+            seats[seat] = _diagnosed(seats[seat], bool(event.data["right"]))
         changed = (seat,)
     else:
         scores = {int(k): int(v) for k, v in event.data["scores"].items()}
@@ -329,6 +336,17 @@ def history(setup: TableSetup, events: Sequence[Event]) -> list[HistoryEntry]:
 
 def _orphan(event: Event, undone: Collection[int]) -> bool:
     return event.kind == CORRECTION and int(event.data["scan"]) in undone
+
+
+def _diagnosed(state: SeatState, right: bool) -> SeatState:
+    """The seat once a verdict is entered: the next scan is judged with it, and so is the board
+    now in effect, which may show the pan a wrong verdict emptied."""
+    diagnoses = (*state.diagnoses_since_scan, right)
+    reading = state.reading
+    if reading is not None and reading.context is not None:
+        context = replace(reading.context, diagnoses=(*reading.context.diagnoses, right))
+        reading = rejudged(reading, context)
+    return replace(state, diagnoses_since_scan=diagnoses, reading=reading)
 
 
 def _next_round(state: SeatState, ended: int) -> SeatState:

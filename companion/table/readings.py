@@ -17,7 +17,7 @@ from companion.content import colorfield, isle, paintings, pigments
 from companion.errors import FieldError
 from companion.fields import Field
 from companion.games.isle.model import Colour
-from companion.games.pigments.model import BOARD, Chip
+from companion.games.pigments.model import BOARD, PAN_NAMES, Chip
 from companion.observation import (
     BoardObservation,
     ComponentRead,
@@ -27,7 +27,6 @@ from companion.observation import (
 )
 from companion.table.legality import TurnContext, judge
 
-PAN_NAMES = ("small", "medium-1", "medium-2", "large")  # the palette board's pans, in BOARD order
 PAINTING_PLACES = ("card bottom", "card middle", "card top")
 
 
@@ -135,11 +134,10 @@ def read_board(
     )
 
 
-def rejudged(reading: BoardReading, roll: int) -> BoardReading:
-    """The reading judged again now that the round's die is known."""
-    if reading.context is None or reading.scored.score is None:
-        return reading
-    context = replace(reading.context, roll=roll)
+def rejudged(reading: BoardReading, context: TurnContext) -> BoardReading:
+    """The reading judged again with what the table learnt since (a roll, a diagnosis)."""
+    if reading.scored.score is None:
+        return replace(reading, context=context)
     verdict = judge(reading.game, context, reading.scored.position)
     return replace(reading, context=context, warnings=verdict.warnings)
 

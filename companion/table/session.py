@@ -381,9 +381,46 @@ def _refuse_penalty_entry(state: TableState, seat: int, where: Field) -> None:
 
 def _context(state: TableState, seat: int) -> TurnContext | None:
     """What a new scan of ``seat`` is judged against (None: nothing)."""
-    if state.setup.game == "isle":
+    game = state.setup.game
+    if game == "isle":
         return _isle_context(state, seat)
+    if game == "paintings":
+        return _paintings_context(state, seat)
+    if game == "pigments":
+        return _pigments_context(state, seat)
     return _turn_context(state, seat)
+
+
+def _scored(reading: BoardReading | None) -> dict[str, Any] | None:
+    """A board's position as last read, if it was read well enough to score."""
+    return None if reading is None or reading.scored.score is None else reading.scored.position
+
+
+def _paintings_context(state: TableState, seat: int) -> TurnContext:
+    """The seat's paintings as last read, and every other player's (a card exists once)."""
+    others = tuple(
+        position
+        for other in state.seats
+        if other.seat != seat and (position := _scored(other.reading)) is not None
+    )
+    before = _scored(state.seat(seat).reading)
+    return TurnContext(before, 0, state.round, 0, players=len(state.setup.seats), others=others)
+
+
+def _pigments_context(state: TableState, seat: int) -> TurnContext | None:
+    """The seat's palette board as last read, and the verdicts entered since."""
+    current = state.seat(seat)
+    before = _scored(current.reading)
+    if before is None:
+        return None
+    return TurnContext(
+        before,
+        0,
+        state.round,
+        current.scans_this_round,
+        players=len(state.setup.seats),
+        diagnoses=current.diagnoses_since_scan,
+    )
 
 
 def _isle_context(state: TableState, seat: int) -> TurnContext | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.games.colorfield.model import SEGMENT_COUNTS, CanvasBoard
 from companion.games.isle.model import Colour, Island
-from companion.games.pigments.model import PanSize
+from companion.games.pigments.model import BOARD, PAN_NAMES
 from vision.layout.geometry import Circle, Hexagon, Rect, bounds
 from vision.layout.ids import BOARD_MARKER_MM, CORNERS, PAINTINGS_PER_PLAYER, board_marker_ids
 from vision.layout.inks import INKS
@@ -39,12 +39,7 @@ KEY_PITCH_MM = 14.0  # between the centres of the two hexagons in one side colum
 KEY_EDGE_MM = 12.0  # from the sheet's side edge to a key hexagon's centre
 KEY_LABEL = (11.0, 4.0)  # the box (w, h mm) a colour's name is printed in, beside its hexagon
 KEY_GAP_MM = 2.0  # bare paper kept between the key and any cell
-PAN_ORDER = (
-    ("small", PanSize.SMALL),
-    ("medium-1", PanSize.MEDIUM),
-    ("medium-2", PanSize.MEDIUM),
-    ("large", PanSize.LARGE),
-)
+PAN_ORDER = tuple(zip(PAN_NAMES, BOARD, strict=True))
 
 
 def corner_markers(

@@ -49,13 +49,11 @@ from companion.content.pigments import default_content
 from companion.errors import AtelierError
 from companion.fields import Field
 from companion.games.pigments.checker import Verdict, check_pan
-from companion.games.pigments.model import BOARD, Chip, Shade, canonical, spell
+from companion.games.pigments.model import BOARD, PAN_NAMES, Chip, Shade, canonical, spell
 from companion.games.pigments.position import PalettePosition, PanPosition, parse_position
 from companion.games.pigments.shades import ShadeCatalogue
 from companion.games.violations import Violation
 
-# The scanner's names for the pans, in board order (as ``companion.table.readings`` spells them).
-PAN_NAMES = ("small", "medium-1", "medium-2", "large")
 MAX_HELD = 2
 
 # What each left-over in a reading costs: the reading with the lowest total is reported. A chip

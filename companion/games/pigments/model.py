@@ -79,8 +79,9 @@ class PanSize(StrEnum):
         return {PanSize.SMALL: 2, PanSize.MEDIUM: 5, PanSize.LARGE: 9}[self]
 
 
-# The pans of one palette board, in board order.
+# The pans of one palette board, in board order, and the names the scanner gives them.
 BOARD = (PanSize.SMALL, PanSize.MEDIUM, PanSize.MEDIUM, PanSize.LARGE)
+PAN_NAMES = ("small", "medium-1", "medium-2", "large")
 
 
 def canonical(chips: Iterable[Chip]) -> tuple[Chip, ...]:
