@@ -9,12 +9,14 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from companion.content import colorfield
 from companion.content.pigments import content_for
 from companion.errors import AtelierError
 from companion.fields import Field
-from companion.games.isle.model import CONDITIONS
+from companion.games.isle.model import CONDITIONS, Colour
 from companion.games.paintings.model import Goal
 from companion.games.paintings.scoring import SCORING_CARDS_IN_PLAY
+from companion.games.pigments.model import Chip
 from companion.table.ending import DECLARED_END
 from companion.table.penalties import MAX_SPILL_CHIPS, PENALTY_GAMES
 from companion.table.projection import TableState
@@ -67,7 +69,8 @@ def _setup_from_form() -> dict[str, Any]:
         name = form.get(f"name_{seat}", "").strip()
         if name:
             players.append({"name": name, "colour": form.get(f"colour_{seat}", "#888888")})
-    options: dict[str, Any] = {}
+    # An unticked box is not sent: no "advice" is a table without suggestions.
+    options: dict[str, Any] = {"advice": form.get("advice") == "on"}
     if game == "colorfield":
         options["community_tools"] = form.get("community_tools") == "on"
     if game == "paintings":
@@ -136,7 +139,20 @@ def seat(table: str, seat: int) -> str:
     player = state.setup.player(seat)
     if player is None:
         abort(404, description=f"no player sits at seat {seat}")
-    return _page("seat.html", state, player=player)
+    return _page("seat.html", state, player=player, advice_choices=_advice_choices(state))
+
+
+def _advice_choices(state: TableState) -> tuple[str, ...]:
+    """What the suggestion form offers to pick from: Color Field's tiles, Isle's colours,
+    Pigment Lab's chips (a Paintings hand is typed as card ids)."""
+    game = state.setup.game
+    if game == "colorfield":
+        return tuple(colorfield.default_content().tiles)
+    if game == "isle":
+        return tuple(colour.value for colour in Colour)
+    if game == "pigments":
+        return tuple(chip.value for chip in Chip)
+    return ()
 
 
 @pages.get("/t/<table>/scan")

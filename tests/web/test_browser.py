@@ -187,6 +187,29 @@ def test_an_isle_roll_is_entered_with_a_tap(browser: Browser, server: str) -> No
     expect(phone.locator('button[data-roll="4"]')).to_have_attribute("aria-pressed", "false")
 
 
+def test_a_player_asks_for_a_suggested_move_on_their_phone(browser: Browser, server: str) -> None:
+    conditions = {"green": "grass", "blue": "shore", "brown": "desert", "red": "hamlet"}
+    setup = {"game": "isle", "players": PLAYERS[:2], "options": {"conditions": conditions}}
+    made = call(f"{server}/api/tables", setup)
+    table, token = made["id"], made["token"]
+    call(f"{server}/api/tables/{table}/rolls", {"roll": 3}, token)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(f"{server}/t/{table}/seat/2?token={token}")
+    phone.get_by_role("button", name="Suggest").click()
+    expect(phone.locator("#suggest-error")).to_have_text(
+        "hand: expected 2 entries, got 0", timeout=WAIT_MS
+    )
+    phone.get_by_label("green").check()
+    phone.get_by_label("red").check()
+    phone.get_by_role("button", name="Suggest").click()
+    expect(phone.locator("#advice")).to_contain_text("(roll 3)", timeout=WAIT_MS)
+    expect(phone.locator("#suggest-error")).to_have_text("")
+    # Opened without the join link, the page only watches: no suggestions.
+    watcher = browser.new_context().new_page()
+    watcher.goto(f"{server}/t/{table}/seat/2")
+    expect(watcher.locator("#suggest")).to_have_count(0)
+
+
 def test_the_recipe_checker_page(browser: Browser, server: str) -> None:
     page = browser.new_context().new_page()
     page.goto(f"{server}/recipes")

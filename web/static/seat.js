@@ -67,3 +67,32 @@ live((data) => {
   const me = data.scores.players.find((p) => String(p.seat) === page.seat);
   if (me && (me.scan !== shownScan || data.scores.changed_seats.includes(me.seat))) refresh();
 });
+
+// A suggested move: what no camera sees, typed or picked, sent with the board the table holds.
+const words = (text) => text.split(/[\s,]+/).filter(Boolean);
+const ASKED = {
+  colorfield: (form) => ({ tile: form.elements.tile.value.trim() }),
+  paintings: (form) => ({ hand: words(form.elements.hand.value).map((card) => ({ card })) }),
+  isle: (form) => {
+    const hand = [...form.querySelectorAll('input[name="hand"]:checked')].map((box) => box.value);
+    const roll = form.elements.roll.value;
+    return roll ? { hand, roll: Number(roll) } : { hand };
+  },
+  pigments: (form) => ({
+    crates: form.elements.crates.value.split("\n").map(words).filter((crate) => crate.length),
+    spill_tray: words(form.elements.spill_tray.value),
+    spill_line: Number(form.elements.spill_line.value || 0),
+  }),
+};
+const suggest = document.getElementById("suggest");
+if (suggest) {
+  suggest.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const answer = await api(suggest.dataset.url, {
+      method: "POST",
+      json: ASKED[suggest.dataset.game](suggest),
+    });
+    document.getElementById("suggest-error").textContent = answer.ok ? "" : answer.data.error;
+    document.getElementById("advice").textContent = answer.ok ? answer.data.explanation : "";
+  });
+}
