@@ -11,7 +11,8 @@ import pytest
 from companion.content.pigments import default_content
 from companion.errors import SourceError
 from companion.fields import Field
-from companion.games.pigments.position import parse_position, position_to_json
+from companion.games.pigments.model import Chip
+from companion.games.pigments.position import PalettePosition, parse_position, position_to_json
 from companion.positions import evaluate_document
 
 EXAMPLES = Path(__file__).parents[2] / "companion" / "content" / "examples"
@@ -24,6 +25,12 @@ def score(document: dict[str, Any]) -> dict[str, Any]:
 
 def pan_doc(pan: str, chips: list[str], shade: Any = "coral") -> dict[str, Any]:
     return {"game": "pigments", "pan": pan, "chips": chips, "shade": shade}
+
+
+def palette(**drafts: Any) -> dict[str, Any]:
+    """The palette example with the turn's keys ``drafts``."""
+    document: dict[str, Any] = json.loads((EXAMPLES / "pigments-palette.json").read_text())
+    return document | drafts
 
 
 def spec(data: dict[str, Any]) -> dict[str, Any]:
@@ -146,6 +153,19 @@ def test_a_pan_holding_no_pigment_shows_all_six_bands() -> None:
             {"game": "pigments", "pressed": ["large", "large"], "spill_lines": []},
             "test.json: pressed: 2 large pans pressed, but a palette board has 1",
         ),
+        (palette(crates=[["Fe2O3", "gold"]]), "test.json: crates[0][1]: unknown chip 'gold'"),
+        (
+            palette(crates=[["TiO2"], ["Fe2O3"] * 4]),
+            "test.json: crates[1]: a crate holds at most 3 chips, got 4",
+        ),
+        (palette(crates=[[]] * 6), "test.json: crates: expected at most 5 entries, got 6"),
+        (palette(crates="Fe2O3"), "test.json: crates: expected a list"),
+        (palette(spill_tray=["binder", 3]), "test.json: spill_tray[1]: expected a chip name"),
+        (palette(spill_line=-1), "test.json: spill_line: -1 is out of range"),
+        (palette(shade_row=["coral", "teal"]), "test.json: shade_row[1]: unknown shade 'teal'"),
+        (palette(shade_row=["coral", "coral"]), "test.json: shade_row[1]: shade 'coral' is in"),
+        (palette(shade_row=[None]), "test.json: shade_row[0]: expected a shade card, got null"),
+        (pan_doc("small", []) | {"crates": []}, "test.json: crates: unknown key"),
         (
             {"game": "pigments", "pressed": [], "spill_lines": [0, 0, 0, 0, 0, 0]},
             "test.json: spill_lines: expected at most 5 entries",
@@ -170,10 +190,31 @@ def test_bad_positions_name_the_field(document: dict[str, Any], message: str) ->
     assert str(error.value).startswith(message)
 
 
-@pytest.mark.parametrize("name", ["pan", "palette", "tally"])
+@pytest.mark.parametrize("name", ["pan", "palette", "tally", "advise"])
 def test_examples_round_trip(name: str) -> None:
     catalogue = default_content().catalogue.by_name
     document = json.loads((EXAMPLES / f"pigments-{name}.json").read_text())
     position = parse_position(Field(document), catalogue)
     again = position_to_json(position, catalogue)
     assert parse_position(Field(again), catalogue) == position
+
+
+def test_the_turn_keys_are_read_and_still_score() -> None:
+    catalogue = default_content().catalogue.by_name
+    document = palette(
+        crates=[["Fe2O3", "Fe2O3", "TiO2"], []],
+        spill_tray=["binder"],
+        spill_line=2,
+        shade_row=["coral", {"name": "my red", "recipe": ["Fe2O3", "Fe2O3"]}],
+    )
+    position = parse_position(Field(document), catalogue)
+    assert isinstance(position, PalettePosition) and position.drafts is not None
+    drafts = position.drafts
+    assert drafts.crates == ((Chip.FE2O3, Chip.FE2O3, Chip.TIO2), ())
+    assert (drafts.tray, drafts.spill_line) == ((Chip.BINDER,), 2)
+    assert drafts.shade_row is not None
+    assert [s.name for s in drafts.shade_row] == ["coral", "my red"]
+    assert drafts.on_offer
+    # The turn changes nothing of the score.
+    assert score(document)["total"] == score(palette())["total"] == 2
+    assert parse_position(Field(palette()), catalogue) == PalettePosition(position.pans)
