@@ -116,6 +116,9 @@ def test_explain_prints_the_reasons_for_people(tmp_path: Path) -> None:
     assert "Final round: no round follows" in run.stderr
     paint = advise(tmp_path, paintings(), "--explain")
     assert "style: 1 ribbon(s)" in paint.stderr and "Next best:" in paint.stderr
+    lab = advise(tmp_path, pigments(), "--explain")
+    assert lab.stderr.splitlines() == json.loads(lab.stdout)["reasons"]
+    assert "Next best:" in lab.stderr
 
 
 def colorfield(**changes: Any) -> dict[str, Any]:
@@ -140,8 +143,64 @@ def test_colorfield_advice_ranks_every_space_and_rotation(tmp_path: Path) -> Non
     assert by_id.status == 0 and json.loads(by_id.stdout)["tile"] == "R1-07"
 
 
+def pigments(**changes: Any) -> dict[str, Any]:
+    position: dict[str, Any] = json.loads((EXAMPLES / "pigments-advise.json").read_text())
+    return position | changes
+
+
+def without(position: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: v for k, v in position.items() if k not in keys}
+
+
+def test_pigments_advice_is_the_draft_worth_most(tmp_path: Path) -> None:
+    board = [
+        {"pan": "small", "chips": [], "shade": None},
+        {"pan": "medium", "chips": ["Fe2O3", "binder"], "shade": "coral"},
+        {"pan": "medium", "chips": [], "shade": None},
+        {"pan": "large", "chips": ["TiO2"], "shade": "shell"},
+    ]
+    position = without(
+        pigments(pans=board, crates=[["FeO(OH)", "FeO(OH)", "ultramarine"]], spill_tray=[]),
+        "shade_row",
+    )
+    run = advise(tmp_path, position, "--explain")
+    assert run.status == 0, run.stderr
+    data = json.loads(run.stdout)
+    # One FeO(OH) presses coral (+5/3), the other is the Spill Line's 2nd chip (-1).
+    assert data["best"] | {"reason": None} == {
+        "rank": 1,
+        "tied": False,
+        "take": {"from": "crate", "crate": 1, "chip": "FeO(OH)", "count": 2},
+        "pan": 2,
+        "size": "medium",
+        "claim": None,
+        "placed": 1,
+        "spill": {"chips": 1, "line": 2, "cost": -1},
+        "value": 5.8,
+        "gain": 0.67,
+        "exact": {"value": "29/5", "gain": "2/3"},
+        "pan_after": {
+            "chips": ["Fe2O3", "FeO(OH)", "binder"],
+            "shade": "coral",
+            "presses": True,
+            "card_fits": True,
+            "right": 3,
+            "missing": 0,
+            "wrong": 0,
+            "fault": None,
+        },
+        "reason": None,
+    }
+    assert data["game"] == "pigments" and data["tied"] == 0
+    assert run.stderr.splitlines() == data["reasons"]
+    assert run.stderr.startswith("Take the 2 FeO(OH) from crate 1 into pan 2 (medium, coral)")
+    assert "1 chip(s) do not fit and go on the Spill Line" in run.stderr
+    assert "recipe" not in run.stdout
+
+
 @pytest.mark.parametrize(
-    "example", ["paintings-hand.json", "isle-roll.json", "colorfield-tile.json"]
+    "example",
+    ["paintings-hand.json", "isle-roll.json", "colorfield-tile.json", "pigments-advise.json"],
 )
 def test_the_examples_are_advised_from_standard_input(example: str) -> None:
     text = (EXAMPLES / example).read_text()
@@ -155,6 +214,7 @@ def test_the_examples_are_advised_from_standard_input(example: str) -> None:
 def test_help_has_an_example() -> None:
     run = atelier("advise", "--help")
     assert run.status == 0 and "example:" in run.stdout
+    assert "pigments-advise.json" in run.stdout
     assert "advise" in atelier("--help").stdout
 
 
@@ -189,8 +249,17 @@ def test_help_has_an_example() -> None:
         (colorfield(tile={"edges": [["navy", 1]] * 3}), ["tile.edges: expected 4 entries"]),
         (
             {"game": "pigments", "pan": "medium", "chips": [], "shade": "coral"},
-            ["game: no advisor for Pigment Lab yet"],
+            ["pans: missing (the advice is for a palette board"],
         ),
+        (pigments(crates=[["Fe2O3", "gold"]]), ["crates[0][1]: unknown chip 'gold'"]),
+        (
+            pigments(crates=[["TiO2"], ["Fe2O3", "Fe2O3", "TiO2", "binder"]]),
+            ["crates[1]: a crate holds at most 3 chips, got 4"],
+        ),
+        (without(pigments(), "crates", "spill_tray"), ["crates: missing"]),
+        (pigments(crates=[[], []], spill_tray=[]), ["crates: every crate and the Spill Tray"]),
+        (pigments(spill_line=-1), ["spill_line: -1 is out of range"]),
+        (pigments(shade_row=["coral", "teal"]), ["shade_row[1]: unknown shade 'teal'"]),
         ({"game": "chess"}, ["game: unknown game 'chess'"]),
         ([], ["expected a position object"]),
     ],

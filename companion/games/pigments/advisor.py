@@ -458,7 +458,7 @@ def _reasons(before: tuple[PanOutlook, ...], ranked: tuple[Option, ...]) -> tupl
         lines.append(
             f"{len(tied)} other option(s) are worth the same (such as: {describe(tied[0])}); "
             "this one comes first (crates in order, then the Spill Tray; chips in Atom Key "
-            "order; pans in board order)."
+            "order; pans in board order; no claim, then the Shade Row in order)."
         )
     worse = [o for o in ranked if o.value < best.value]
     if worse:
