@@ -46,6 +46,9 @@ def advise_seat(state: TableState, seat: int, request: Field) -> Report:
         if state.roll is None:
             raise request.error("roll: missing (enter this round's roll, or send it)")
         document["roll"] = state.roll
+    row = state.setup.options.shade_row
+    if game == "pigments" and "shade_row" not in asked and row:
+        document["shade_row"] = list(row)  # the shade row the table was set up with
     entry = games()[game]
     if entry.advise is None:
         raise NoAdviceError(f"{entry.title} has no advisor yet")

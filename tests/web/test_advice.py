@@ -110,3 +110,28 @@ def test_a_table_switches_suggestions_off_and_none_is_given_once_over(tmp_path: 
         409,
         {"error": "the game is over: there is no next move to suggest"},
     )
+
+
+def test_pigment_lab_advice_from_the_crates_on_offer(tmp_path: Path) -> None:
+    table = Table(tmp_path, "pigments")
+    market = {"crates": [["Fe2O3", "Fe2O3", "TiO2"], ["binder", "FeO(OH)"]], "spill_line": 1}
+    answer = ask(table, 1, market)
+    assert answer.status_code == 200
+    empty: list[dict[str, Any]] = [
+        {"pan": size, "chips": [], "shade": None} for size in ("small", "medium", "medium", "large")
+    ]
+    document = {"game": "pigments", "pans": empty, **market}
+    expected = advise_document(document, "x")
+    assert (answer.json["advice"], answer.json["explanation"]) == (expected.data, expected.text)
+    assert "recipe" not in json.dumps(answer.json["advice"])
+    # A table set up with its shade row advises claims from it.
+    with_row = Table(tmp_path / "row", "pigments", shade_row=["coral", "mint"])
+    claims = ask(with_row, 1, market)
+    document["shade_row"] = ["coral", "mint"]
+    assert claims.json["advice"] == advise_document(document, "x").data
+    assert claims.json["advice"] != answer.json["advice"]
+    missing = ask(table, 1, {"spill_line": 1})
+    assert (missing.status_code, missing.json["error"]) == (
+        400,
+        "crates: missing (the advice is which draft to take: give 'crates' or 'spill_tray')",
+    )
