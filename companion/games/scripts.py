@@ -66,12 +66,17 @@ class Script:
 
 
 def colorfield_script(seed: int, players: int, turns: int) -> Script:
-    """Primed canvases of distinct printed tiles, then ``turns`` turns, players in order, each
-    laying one new tile over a space."""
+    """Canvases primed with distinct Foundation tiles, then ``turns`` turns of round 1, players
+    in order, each laying one new tile of the Round 1 deck over a space, as a table judges them."""
     rng = random.Random(seed)
     content = colorfield.default_content()
     canvases = sorted(content.canvases)[:players]
-    pool = rng.sample(sorted(content.tiles), len(SPACES) * players + turns)
+    # Drawn last first: the turns' tiles below the primed ones, so pop() primes, then plays.
+    drawn = rng.sample(sorted(t.id for t in content.deck(TileKind.ROUND1) if t.id), turns)
+    primed = rng.sample(
+        sorted(t.id for t in content.deck(TileKind.FOUNDATION) if t.id), len(SPACES) * players
+    )
+    pool = drawn + primed
 
     def laid(tile: str) -> dict[str, Any]:
         primed = content.tiles[tile].kind is TileKind.FOUNDATION

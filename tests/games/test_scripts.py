@@ -22,8 +22,8 @@ def digest(script: Script) -> str:
 @pytest.mark.parametrize(
     ("game", "seed", "players", "turns", "expected"),
     [
-        ("colorfield", 2, 2, 4, "5c9cb8ff5c2654888ab1495dd39d472f5a425e503f71876a0d17701f3783bd53"),
-        ("colorfield", 0, 3, 9, "f5bcfcc4ce0cdcba039ed507f64d0db7161af181e4ad69bc8556be40a0990638"),
+        ("colorfield", 2, 2, 4, "be940812cb943d7c7341d09e9a06660ab0935e713a1d6e2027ceb37d74fdef9e"),
+        ("colorfield", 0, 3, 9, "b588930548fe9a98a0c53587df2de54d5c6e710db28a87bc7ba97287b377104a"),
         ("paintings", 3, 2, 4, "61b9f9c982eb220f4690e4dfec4faac985eefae3e0ca3e7efff3180b807567e8"),
         ("paintings", 3, 3, 4, "940b0992f542937b7a209f8f455640d0457da4e4b7d82f3581136fe4e50010fb"),
         ("paintings", 0, 2, 50, "f552373b0aa3fe240beaf3d2f2d45bfb40597a0c3c6411586c40101d677051e5"),

@@ -33,7 +33,7 @@ from vision.live.loop import LiveReader
 
 GAMES = {game.script.game: game for game in demo_games(len(DEMO_PLAYERS))}
 # What the rules engines make of each game's final table, seat by seat.
-FINAL_TOTALS = {"colorfield": [10, 17], "paintings": [17, 26], "isle": [21, 27], "pigments": [7, 0]}
+FINAL_TOTALS = {"colorfield": [9, 5], "paintings": [17, 26], "isle": [21, 27], "pigments": [7, 0]}
 HIDDEN = ("scoring_cards", "conditions")  # what a camera cannot see: the table's options
 
 

@@ -46,11 +46,11 @@ def test_a_hand_over_a_board_is_never_accepted_and_the_new_tile_is_once_it_leave
 
 
 def test_a_rotated_tile_is_accepted_only_after_it_has_held() -> None:
-    turned = [dict(space) for space in BEFORE[0]["spaces"]]
-    assert turned[4] == {"tile": "R3-14", "rotation": 1}  # a tile that may lie any way round
-    turned[4]["rotation"] = 2
-    rotated = ({**BEFORE[0], "spaces": turned}, BEFORE[1])
-    played = play([(render(BEFORE), 8), (render(rotated), 8)])
+    turned = [dict(space) for space in AFTER[0]["spaces"]]
+    assert turned[4] == {"tile": "R1-06", "rotation": 2}  # the turn's tile, laid any way round
+    turned[4]["rotation"] = 3
+    rotated = ({**AFTER[0], "spaces": turned}, AFTER[1])
+    played = play([(render(AFTER), 8), (render(rotated), 8)])
     # One turned tile changes too little of the canvas to count as movement: the new rotation
     # (frames 8, 9, 10) outvotes the old one at frame 10, three of five, and is accepted at 13.
     assert played.frames() == [5, 13]
