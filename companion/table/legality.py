@@ -6,8 +6,8 @@ table knows of the turn. Each game's check reports only what no legal reading of
 allows; the warnings are stored with the scan and never block it.
 
 - Color Field: two consecutive scans of a canvas in one round are one turn apart; the first scan
-  of a round follows priming or the reset between rounds, which one photo cannot tell apart
-  from the turn after it, so it is not judged.
+  of a round follows priming or the reset between rounds and is judged as such, with at most
+  one turn after it (``colorfield_rules``).
 - Paintings: a player's paintings against their last scan (completed paintings never change, one
   a turn), and every catalogue card against the other players' boards (a card exists once).
 - Pigment Lab: a palette board against its last scan, as one draft and the free actions, with
@@ -20,7 +20,7 @@ allows; the warnings are stored with the scan and never block it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -31,6 +31,7 @@ from companion.errors import AtelierError
 from companion.fields import Field
 from companion.games.colorfield.changes import diff
 from companion.games.colorfield.legality import Transition, check
+from companion.games.colorfield.legality import Violation as ColorFieldViolation
 from companion.games.colorfield.position import parse_canvas
 from companion.games.colorfield.state import ROUNDS
 from companion.games.isle import legality as isle_legality
@@ -38,6 +39,7 @@ from companion.games.isle.model import Colour, Sheet
 from companion.games.isle.position import parse_position as parse_isle
 from companion.games.paintings import legality as paintings_legality
 from companion.games.pigments import legality as pigments_legality
+from companion.table.colorfield_rules import empty_canvas, judge_round_start, round_deck
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,10 @@ class TurnContext:
     """What the table knew before a scan: the seat's board to compare with (None: no earlier
     board, where a game can still check what one board shows) and the turn.
 
-    ``tokens_left`` (Color Field): the seat's unused Inspiration tokens; ``roll`` (Isle): the
+    Color Field: ``tokens_left``, the seat's unused Inspiration tokens; a round's first scan
+    (``round_start``) is judged against the seat's last board of the previous round, or an
+    empty canvas (``before`` None) in round 1, with the tiles the player may keep
+    (``keep_allowance``). ``roll`` (Isle): the
     round's die once entered; ``previous_colour`` (Isle): the colour the seat used the round
     before, when the table saw it; ``players``: how many sit at the table; ``others``
     (Paintings): the other players' boards as read; ``diagnoses`` (Pigment Lab): the verdicts
@@ -61,6 +66,8 @@ class TurnContext:
     players: int = 2
     others: tuple[dict[str, Any], ...] = ()
     diagnoses: tuple[bool, ...] = ()
+    round_start: bool = False
+    keep_allowance: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -73,6 +80,8 @@ class TurnContext:
             "players": self.players,
             "others": list(self.others),
             "diagnoses": list(self.diagnoses),
+            "round_start": self.round_start,
+            "keep_allowance": self.keep_allowance,
         }
 
     @staticmethod
@@ -88,6 +97,8 @@ class TurnContext:
             data.get("players", 2),
             tuple(data.get("others", ())),
             tuple(data.get("diagnoses", ())),
+            bool(data.get("round_start", False)),
+            int(data.get("keep_allowance", 0)),
         )
 
 
@@ -124,20 +135,32 @@ def colour_used(context: TurnContext | None, position: dict[str, Any]) -> str | 
 
 
 def _colorfield(context: TurnContext, position: dict[str, Any]) -> Verdict:
-    if context.before is None:
-        return NO_VERDICT
     content = default_content()
-    before = parse_canvas(Field(context.before), content)
     after = parse_canvas(Field(position), content)
+    before = (
+        empty_canvas(after)
+        if context.before is None
+        else parse_canvas(Field(context.before), content)
+    )
     if before.board != after.board:
         return NO_VERDICT  # another canvas on this seat: nothing to compare
     round_number = min(max(context.round_number, 1), ROUNDS)
+    if context.round_start:
+        start = judge_round_start(
+            before, after, round_number, context.keep_allowance, context.tokens_left
+        )
+        return Verdict(_spaces_named(start.violations), start.tokens)
     transition = Transition.turn(context.tokens_left, round_number, context.turn_number)
-    violations = check(before, after, transition)
-    warnings = tuple(
+    change = diff(before, after)
+    violations = check(before, after, transition) + round_deck(after, change.placed, round_number)
+    return Verdict(_spaces_named(violations), change.tokens)
+
+
+def _spaces_named(violations: Sequence[ColorFieldViolation]) -> tuple[dict[str, Any], ...]:
+    """Color Field's violations name spaces by number; as every game's, by component too."""
+    return tuple(
         {**v.to_json(), "components": [f"space {s}" for s in v.spaces]} for v in violations
     )
-    return Verdict(warnings, diff(before, after).tokens)
 
 
 def _isle(context: TurnContext, position: dict[str, Any]) -> Verdict:

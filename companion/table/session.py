@@ -37,6 +37,7 @@ from companion.table.legality import TurnContext, colour_used
 from companion.table.penalties import MAX_SPILL_CHIPS, PENALTY_GAMES
 from companion.table.projection import TableState, advance, project
 from companion.table.readings import BoardReading, correct, read_board
+from companion.table.round_start import round_start_context
 from companion.table.setup import TableSetup, parse_setup, setup_from_json
 from companion.table.store import BoardView, Store
 
@@ -444,12 +445,15 @@ def _isle_context(state: TableState, seat: int) -> TurnContext | None:
 
 
 def _turn_context(state: TableState, seat: int) -> TurnContext | None:
-    """The seat's last scored board of this round (Color Field)."""
+    """Color Field: the seat's last scored board of this round or, for its first scan of the
+    round, how the round started."""
     current = state.seat(seat)
     reading = current.reading
-    if reading is None or reading.scored.score is None or current.reading_round != state.round:
-        return None
     tokens_left = max(0, state.setup.options.inspiration_tokens - current.tokens_spent)
+    if reading is None or current.reading_round != state.round:
+        return round_start_context(state, seat, tokens_left)
+    if reading.scored.score is None:
+        return None
     return TurnContext(
         reading.scored.position,
         tokens_left,

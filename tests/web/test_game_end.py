@@ -91,9 +91,10 @@ def test_color_field_ends_after_round_three_and_the_patch_bonus_breaks_a_tie(
         (2, 34, 1, "patch bonus"),
         (1, 34, 2, "patch bonus"),
     ]
+    # Ben's round-3 canvas shows R3-15, kept from round 2, moved and turned: two tokens.
     assert state["standings"][0]["tie_breaks"] == [
         {"criterion": "patch bonus", "value": 3},
-        {"criterion": "unused inspiration tokens", "value": 3},
+        {"criterion": "unused inspiration tokens", "value": 1},
     ]
     table.refuses_changes({1: canvas(1)})
     reopened = table.post("undo")
