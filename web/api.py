@@ -227,6 +227,15 @@ def tokens(table: str) -> tuple[Response, int]:
     return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
 
 
+@api.post("/tables/<table>/tools")
+def tools(table: str) -> tuple[Response, int]:
+    """Color Field with Community Tools: ``{"card"}`` (an id or null), the card revealed this
+    round, or ``{"seat", "declined"}``, a player declining it (false: using it after all)."""
+    tables = _to_change(table)
+    event = tables.enter_tools(table, json_body())
+    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+
+
 @api.post("/tables/<table>/undo")
 def undo(table: str) -> tuple[Response, int]:
     tables = _to_change(table)

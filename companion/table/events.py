@@ -17,10 +17,23 @@ SPILL: Final = "spill"  # Pigment Lab: a player's Spill Line count for a round, 
 DIAGNOSIS: Final = "diagnosis"  # Pigment Lab: a Fault diagnosis, right or wrong, as entered
 ROLL: Final = "roll"  # Isle of Colors: the round's die, as entered
 TOKENS: Final = "tokens"  # Paintings: the Inspiration tokens a player holds, as entered
+TOOL_CARD: Final = "tool-card"  # Color Field: the Community Tools card of a round, as entered
+TOOL_DECLINE: Final = "tool-decline"  # Color Field: a player declined (or took back) that card
 UNDO: Final = "undo"  # takes back the latest change still in effect
-KINDS: Final = (SCAN, CORRECTION, ROUND_END, GAME_END, SPILL, DIAGNOSIS, ROLL, TOKENS, UNDO)
 # The kinds an undo can take back.
-CHANGES: Final = (SCAN, CORRECTION, ROUND_END, GAME_END, SPILL, DIAGNOSIS, ROLL, TOKENS)
+CHANGES: Final = (
+    SCAN,
+    CORRECTION,
+    ROUND_END,
+    GAME_END,
+    SPILL,
+    DIAGNOSIS,
+    ROLL,
+    TOKENS,
+    TOOL_CARD,
+    TOOL_DECLINE,
+)
+KINDS: Final = (*CHANGES, UNDO)
 
 
 @dataclass(frozen=True)

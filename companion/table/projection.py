@@ -8,11 +8,12 @@ correction follows the scan it corrects.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.games.colorfield.standings import dense_positions
 from companion.games.protocol import Standing
+from companion.table.community_tools import TOOLS_GAMES, TableTools, card_name, tokens_allowed
 from companion.table.ending import (
     decided_by,
     final_standings,
@@ -30,6 +31,8 @@ from companion.table.events import (
     SCAN,
     SPILL,
     TOKENS,
+    TOOL_CARD,
+    TOOL_DECLINE,
     UNDO,
     Event,
 )
@@ -80,9 +83,25 @@ class TableState:
     changed_seats: tuple[int, ...]  # the seats that change touched
     last_event: int  # the id of the newest event, 0 for none
     roll: int | None = None  # Isle of Colors: this round's die, once entered
+    # Color Field: the Community Tools cards entered
+    tools: TableTools = field(default_factory=TableTools)
 
     def seat(self, number: int) -> SeatState:
         return next(s for s in self.seats if s.seat == number)
+
+    def tokens_allowed(self, number: int) -> int:
+        """The seat's Inspiration allowance in the round being played (Color Field)."""
+        base = self.setup.options.inspiration_tokens
+        return tokens_allowed(base, self.tools, self.round, number)
+
+    def tools_json(self) -> dict[str, Any] | None:
+        """The round's Community Tools card and who declined it, at tables that play them."""
+        if self.setup.game not in TOOLS_GAMES or not self.setup.options.community_tools:
+            return None
+        return {
+            "card": self.tools.card(self.round),
+            "declined": list(self.tools.declined_seats(self.round)),
+        }
 
     def total(self, number: int) -> int:
         state = self.seat(number)
@@ -125,7 +144,7 @@ class TableState:
         if self.setup.game == "paintings":
             return state.tokens_held
         if self.setup.game == "colorfield":
-            return max(0, self.setup.options.inspiration_tokens - state.tokens_spent)
+            return max(0, self.tokens_allowed(state.seat) - state.tokens_spent)
         return None
 
     def _outcome_json(self, standings: tuple[Standing, ...]) -> dict[str, Any]:
@@ -149,6 +168,7 @@ class TableState:
             "penalty": state.penalties.points,
             "penalties": [p.to_json() for p in state.penalties.penalties()],
             "tokens": self.unused_tokens(state),
+            "tool_points": [p.to_json() for p in self.tools.points_of(state.seat)],
         }
 
     def scores_json(self) -> dict[str, Any]:
@@ -176,6 +196,7 @@ class TableState:
             "last_change": self.last_change,
             "changed_seats": list(self.changed_seats),
             "last_event": self.last_event,
+            "tools": self.tools_json(),
             **self._outcome_json(self.final_standings()),
         }
 
@@ -213,6 +234,7 @@ class TableState:
             "last_change": self.last_change,
             "changed_seats": list(self.changed_seats),
             "last_event": self.last_event,
+            "tools": self.tools_json(),
             **self._outcome_json(ranking),
         }
 
@@ -245,6 +267,7 @@ def advance(state: TableState, event: Event) -> TableState:
     setup = state.setup
     seats = {s.seat: s for s in state.seats}
     turn, round_number, finished, roll = state.turn, state.round, state.finished, state.roll
+    tools = state.tools
     if event.kind == SCAN:
         readings = [BoardReading.from_json(b) for b in event.data["boards"]]
         for reading in readings:
@@ -299,8 +322,13 @@ def advance(state: TableState, event: Event) -> TableState:
         if event.kind == DIAGNOSIS:
             seats[seat] = _diagnosed(seats[seat], bool(event.data["right"]))
         changed = (seat,)
+    elif event.kind in (TOOL_CARD, TOOL_DECLINE):
+        tools = tools.with_event(event.kind, event.data)
+        changed = setup.seats if event.kind == TOOL_CARD else (int(event.data["seat"]),)
     else:
         scores = {int(k): int(v) for k, v in event.data["scores"].items()}
+        # Color Field: what the round's Community Tools card gave, already in ``scores``.
+        tools = tools.with_points(event.data.get("tools", ()))
         if setup.game in BANKS_ROUNDS:
             seats = {n: replace(s, banked=(*s.banked, scores[n])) for n, s in seats.items()}
         changed = setup.seats
@@ -323,6 +351,7 @@ def advance(state: TableState, event: Event) -> TableState:
         last_change=event.id,
         changed_seats=changed,
         last_event=event.id,
+        tools=tools,
     )
 
 
@@ -388,7 +417,17 @@ def summarize(setup: TableSetup, event: Event) -> str:
         )
     if event.kind == ROUND_END:
         scores = ", ".join(f"{name(int(s))} {v}" for s, v in event.data["scores"].items())
-        return f"Round {event.data['round']} ended: {scores}"
+        tools = "".join(
+            f"; {name(int(p['seat']))} {p['explanation']}" for p in event.data.get("tools", ())
+        )
+        return f"Round {event.data['round']} ended: {scores}{tools}"
+    if event.kind == TOOL_CARD:
+        card = card_name(event.data["card"]) if event.data["card"] else "no card"
+        return f"Community Tools: {card} in round {event.data['round']}"
+    if event.kind == TOOL_DECLINE:
+        verdict = "declines" if event.data["declined"] else "uses"
+        who = name(event.data["seat"])
+        return f"Community Tools: {who} {verdict} round {event.data['round']}'s card"
     if event.kind == GAME_END:
         return f"Game ended by the players in round {event.data['round']}"
     if event.kind == ROLL:

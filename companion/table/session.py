@@ -20,6 +20,13 @@ from typing import Any
 from companion.errors import AtelierError
 from companion.fields import Field
 from companion.observation import BoardObservation
+from companion.table.community_tools import (
+    TOOLS_GAMES,
+    card_name,
+    parse_card,
+    relies_on,
+    round_points,
+)
 from companion.table.ending import HOW_IT_ENDS, declared_end
 from companion.table.events import (
     CORRECTION,
@@ -30,6 +37,8 @@ from companion.table.events import (
     SCAN,
     SPILL,
     TOKENS,
+    TOOL_CARD,
+    TOOL_DECLINE,
     UNDO,
     Event,
 )
@@ -281,7 +290,16 @@ class Tables:
             state = self._states.get(table) or self._load(table)
             _refuse_when_over(state)
             scores = {str(s.seat): state.total(s.seat) - sum(s.banked) for s in state.seats}
-            return self._commit(table, ROUND_END, {"round": state.round, "scores": scores})
+            data: dict[str, Any] = {"round": state.round, "scores": scores}
+            if state.tools_json() is not None:
+                # The round's Community Tools card scores with the round, from every board of it.
+                boards = [state.board_of_last_round(s) for s in state.setup.seats]
+                points = round_points(state.tools, state.round, state.setup.seats, boards)
+                for entry in points:
+                    scores[str(entry.seat)] += entry.points
+                if points:
+                    data["tools"] = [entry.to_json() for entry in points]
+            return self._commit(table, ROUND_END, data)
 
     def end_game(self, table: str) -> Event:
         """End a game whose end the table cannot see (Isle of Colors), as its players say; the
@@ -353,6 +371,41 @@ class Tables:
                 raise members["seat"].error(f"no player sits at seat {seat}")
             return self._commit(table, TOKENS, {"seat": seat, "tokens": tokens})
 
+    def enter_tools(self, table: str, request: Field) -> Event:
+        """``{"card": id}`` (or ``null``): the Community Tools card revealed this round; or
+        ``{"seat": n, "declined": true|false}``: seat n declines this round's card (or uses it
+        after all)."""
+        members = request.members(optional=("card", "seat", "declined"))
+        if "card" in members and ("seat" in members or "declined" in members):
+            raise request.error("give either card, or seat and declined")
+        if "card" not in members and not ("seat" in members and "declined" in members):
+            missing = "declined" if "seat" in members else "seat" if "declined" in members else None
+            if missing is None:
+                raise request.error("give card, or seat and declined")
+            raise request.error(f"{missing}: missing")
+        card = parse_card(members["card"]) if "card" in members else None
+        seat = members["seat"].integer(1) if "seat" in members else 0
+        declined = members["declined"].boolean() if "declined" in members else False
+        with self._lock(table):
+            state = self._states.get(table) or self._load(table)
+            _refuse_tools_entry(state)
+            if "card" in members:
+                return self._commit(table, TOOL_CARD, {"round": state.round, "card": card})
+            if seat not in state.setup.seats:
+                raise members["seat"].error(f"no player sits at seat {seat}")
+            card = state.tools.card(state.round)
+            if card is None:
+                raise ConflictError(f"no Community Tools card is entered for round {state.round}")
+            base, spent = state.setup.options.inspiration_tokens, state.seat(seat).tokens_spent
+            if declined and relies_on(state.tools, state.round, base, spent):
+                # As the engine rules: a player who used the card's effect applies all of it.
+                raise ConflictError(
+                    f"seat {seat} has used {spent} Inspiration tokens, more than the {base} "
+                    f"without {card_name(card)}: the card can no longer be declined"
+                )
+            data = {"round": state.round, "seat": seat, "declined": declined}
+            return self._commit(table, TOOL_DECLINE, data)
+
     def undo(self, table: str) -> Event:
         """Take back the latest change still in effect."""
         with self._lock(table):
@@ -378,6 +431,17 @@ def _refuse_penalty_entry(state: TableState, seat: int, where: Field) -> None:
     _refuse_when_over(state)
     if seat not in state.setup.seats:
         raise where.error(f"no player sits at seat {seat}")
+
+
+def _refuse_tools_entry(state: TableState) -> None:
+    """Refuse a Community Tools entry at a table that does not play them (409) or once the game
+    is over (409)."""
+    game = state.setup.game
+    if game not in TOOLS_GAMES:
+        raise ConflictError(f"Community Tools are Color Field's: this table plays {game}")
+    if not state.setup.options.community_tools:
+        raise ConflictError("this table plays without Community Tools (options.community_tools)")
+    _refuse_when_over(state)
 
 
 def _context(state: TableState, seat: int) -> TurnContext | None:
@@ -449,7 +513,7 @@ def _turn_context(state: TableState, seat: int) -> TurnContext | None:
     round, how the round started."""
     current = state.seat(seat)
     reading = current.reading
-    tokens_left = max(0, state.setup.options.inspiration_tokens - current.tokens_spent)
+    tokens_left = max(0, state.tokens_allowed(seat) - current.tokens_spent)
     if reading is None or current.reading_round != state.round:
         return round_start_context(state, seat, tokens_left)
     if reading.scored.score is None:

@@ -59,6 +59,7 @@ def test_priming_and_one_turn_is_legal_and_a_turned_foundation_tile_costs_a_toke
     turned = scan(tables, table, BEN, board("F-11", ("F-12", 1), "F-13", "F-14", "F-15", "F-16"))
     assert (turned.warnings, turned.tokens_spent) == ((), 1)
     assert tables.state(table).seat(BEN).tokens_spent == 1
+    assert tables.state(table).tokens_allowed(BEN) == 3
 
 
 def test_two_tiles_of_a_round_deck_are_more_than_one_turn_places(tables: Tables) -> None:
