@@ -17,6 +17,7 @@ from companion.games.isle.model import CONDITIONS, Colour
 from companion.games.paintings.model import Goal
 from companion.games.paintings.scoring import SCORING_CARDS_IN_PLAY
 from companion.games.pigments.model import Chip
+from companion.table.community_tools import card_name, known_cards
 from companion.table.ending import DECLARED_END
 from companion.table.penalties import MAX_SPILL_CHIPS, PENALTY_GAMES
 from companion.table.projection import TableState
@@ -130,6 +131,7 @@ def scoreboard(table: str) -> str:
         penalty_games=PENALTY_GAMES,
         max_spill_chips=MAX_SPILL_CHIPS,
         max_tokens=MAX_TOKENS,
+        tool_cards=[(card, card_name(card)) for card in known_cards()],
     )
 
 

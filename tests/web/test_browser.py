@@ -211,6 +211,32 @@ def test_a_player_asks_for_a_suggested_move_on_their_phone(browser: Browser, ser
     expect(watcher.locator("#suggest")).to_have_count(0)
 
 
+def test_a_community_tools_card_and_a_decline_are_entered_with_a_tap(
+    browser: Browser, server: str
+) -> None:
+    setup = {"game": "colorfield", "players": PLAYERS[:2], "options": {"community_tools": True}}
+    made = call(f"{server}/api/tables", setup)
+    table, token = made["id"], made["token"]
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(f"{server}/t/{table}?token={token}")
+    expect(phone.locator("#live.on")).to_have_count(1, timeout=WAIT_MS)
+    ana = phone.locator('#tools input[data-seat="1"]')
+    expect(ana).to_be_disabled()  # nothing to decline before a card is entered
+    phone.select_option("#tool-card", "mahl-stick")
+    expect(ana).to_be_enabled(timeout=WAIT_MS)
+    ana.check()
+    expect(phone.locator("#last")).to_have_text(
+        "Community Tools: Ana declines round 1's card", timeout=WAIT_MS
+    )
+    phone.locator("#end-round").click()
+    expect(phone.locator('.player[data-seat="1"] .penalty-line')).to_have_text(
+        "Round 1 Mahl Stick: declined", timeout=WAIT_MS
+    )
+    # Round 2 starts without a card, and so does the control.
+    expect(phone.locator("#tool-card")).to_have_value("")
+    expect(ana).not_to_be_checked()
+
+
 def test_the_recipe_checker_page(browser: Browser, server: str) -> None:
     page = browser.new_context().new_page()
     page.goto(f"{server}/recipes")

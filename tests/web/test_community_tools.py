@@ -171,3 +171,18 @@ def test_no_card_is_entered_once_the_game_is_over(tmp_path: Path) -> None:
     for body in ({"card": "mahl-stick"}, {"seat": ANA, "declined": True}):
         answer = tools(table, body)
         assert (answer.status_code, answer.json) == (409, {"error": OVER})
+
+
+def test_the_scoreboard_offers_the_tools_control_only_where_they_are_played(
+    tmp_path: Path,
+) -> None:
+    field = Table(tmp_path / "tools", "colorfield", community_tools=True)
+    plain = Table(tmp_path / "plain", "colorfield")
+    for table, shown in ((field, True), (plain, False)):
+        token = {"token": table.headers["X-Table-Token"]}
+        page = table.client.get(f"/t/{table.id}", query_string=token).data
+        assert (b'id="tools"' in page) is shown
+    assert b'id="tools"' not in field.client.get(f"/t/{field.id}").data
+    token = {"token": field.headers["X-Table-Token"]}
+    page = field.client.get(f"/t/{field.id}", query_string=token).data
+    assert b'<option value="mahl-stick">Mahl Stick</option>' in page

@@ -2,7 +2,10 @@ import { api, el, live, page } from "./live.js";
 
 const players = document.getElementById("players");
 const message = document.getElementById("message");
+const toolCard = document.getElementById("tool-card");
+const declines = document.querySelectorAll("#tools input[data-seat]");
 let lastSummary = "";
+let shownTools = null;
 
 function render(scores) {
   const names = Object.fromEntries(scores.players.map((p) => [p.seat, p.name]));
@@ -17,6 +20,7 @@ function render(scores) {
     ? ""
     : ` · ${names[scores.turn]}'s turn`;
   showWinner(scores, names);
+  showTools(scores.tools);
   const changed = new Set(scores.changed_seats);
   const token = page.token ? `?token=${encodeURIComponent(page.token)}` : "";
   players.replaceChildren(
@@ -39,6 +43,9 @@ function render(scores) {
           p.problems ? el("span", { class: "warn" }, " needs a look") : "",
           p.warnings ? el("span", { class: "warn" }, ` ${p.warnings} rule warnings`) : "",
           ...p.penalties.map((line) => el("span", { class: "penalty-line" }, line.explanation)),
+          ...(p.tool_points || []).map((line) =>
+            el("span", { class: "penalty-line" }, `Round ${line.round} ${line.explanation}`),
+          ),
         ),
       ),
     ),
@@ -55,7 +62,7 @@ function showWinner(scores, names) {
   else if (scores.over) text = `${who} wins on the tie-break: ${scores.decided_by}`;
   line.textContent = text;
   line.hidden = !scores.over;
-  for (const id of ["end-round", "end-game", "penalties", "roll"]) {
+  for (const id of ["end-round", "end-game", "penalties", "roll", "tools"]) {
     const button = document.getElementById(id);
     if (button) button.hidden = scores.over;
   }
@@ -124,6 +131,31 @@ for (const form of document.querySelectorAll("form.tokens")) {
     });
     if (message) message.textContent = answer.ok ? "" : answer.data.error;
   });
+}
+
+// Color Field with Community Tools: the round's card and each decline, as the table holds them.
+function showTools(tools) {
+  if (!toolCard || !tools) return;
+  shownTools = tools;
+  toolCard.value = tools.card || "";
+  for (const box of declines) {
+    box.checked = tools.declined.includes(Number(box.dataset.seat));
+    box.disabled = !tools.card;
+  }
+}
+async function enterTools(json) {
+  const answer = await api(`/api/tables/${page.table}/tools`, { method: "POST", json });
+  if (message) message.textContent = answer.ok ? "" : answer.data.error;
+  // A refused tap leaves the controls as the table holds them.
+  showTools(answer.ok ? answer.data.scores.tools : shownTools);
+}
+if (toolCard) {
+  toolCard.addEventListener("change", () => enterTools({ card: toolCard.value || null }));
+  for (const box of declines) {
+    box.addEventListener("change", () =>
+      enterTools({ seat: Number(box.dataset.seat), declined: box.checked }),
+    );
+  }
 }
 
 // A new join link: this page moves to it, every other phone keeps the old one, which no longer
