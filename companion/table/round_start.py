@@ -6,21 +6,16 @@ from companion.table.colorfield_rules import keep_allowances
 from companion.table.legality import TurnContext
 from companion.table.projection import TableState
 
-JUDGED_GAMES = frozenset({"colorfield"})
-
 
 def round_start_context(state: TableState, seat: int, tokens_left: int) -> TurnContext | None:
     """Round 1: an empty canvas, nothing to keep. Rounds 2 and 3: the seat's last board of the
-    previous round and the tiles its position by the banked scores lets it keep. None when the
-    game has no such rules or that board is unknown (not scanned, or unreadable)."""
-    if state.setup.game not in JUDGED_GAMES:
-        return None
+    previous round and the tiles its position by the banked scores lets it keep. None when that
+    board is unknown (not scanned in that round, or unreadable)."""
     if state.round == 1:
         players = len(state.setup.seats)
         return TurnContext(None, tokens_left, 1, 0, players=players, round_start=True)
-    current = state.seat(seat)
-    reading = current.reading
-    if reading is None or reading.scored.score is None or current.reading_round != state.round - 1:
+    reading = state.seat(seat).round_start
+    if reading is None or reading.scored.score is None:
         return None
     allowances = keep_allowances([sum(s.banked) for s in state.seats])
     allowance = allowances[state.setup.seats.index(seat)]
