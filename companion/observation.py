@@ -18,12 +18,15 @@ from companion.positions import evaluate_document
 
 @dataclass(frozen=True)
 class ComponentRead:
-    """One component as read: what it is, how sure, and the problem when unsure."""
+    """One component as read: what it is, how sure, and the problem when unsure; an unsure read
+    may name the values it hesitated between (``candidates``, likeliest first), so a person
+    correcting it is shown those first."""
 
     component: str  # "space 3", "cell (2,4)", "small window 1"
     value: object
     confidence: float
     problem: str | None = None
+    candidates: tuple[object, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -33,6 +36,8 @@ class ComponentRead:
         }
         if self.problem:
             out["problem"] = self.problem
+        if self.candidates:
+            out["candidates"] = list(self.candidates)
         return out
 
 

@@ -76,7 +76,13 @@ class BoardReading:
     @staticmethod
     def from_json(data: dict[str, Any]) -> BoardReading:
         components = tuple(
-            ComponentRead(c["component"], c["value"], c["confidence"], c.get("problem"))
+            ComponentRead(
+                c["component"],
+                c["value"],
+                c["confidence"],
+                c.get("problem"),
+                tuple(c.get("candidates", ())),  # readings stored before candidates have none
+            )
             for c in data["components"]
         )
         observation = BoardObservation(

@@ -310,7 +310,9 @@ class ColorFieldReader(BoardReader):
             beside = _beside(number, entry.piece.quarter_turns, unknown)
             problem = self._mismatch(ctx, entry, others, beside)
             if problem:
-                ctx.record(Read(entry.place, entry.tile_id, 0.0, problem))
+                # The marker named the tile; only its edges disagreed: it is the likeliest fix.
+                likely = {"tile": entry.tile_id, "rotation": entry.piece.quarter_turns}
+                ctx.record(Read(entry.place, entry.tile_id, 0.0, problem, (likely,)))
                 spaces.append(None)
                 continue
             tile = self.tiles[entry.tile_id]

@@ -1221,7 +1221,11 @@ def judge(
     # Two pencils fit alike where the light bends across the cell (a shadow's sharp edge): its
     # pixels' hue, which the light leaves, may still tell them apart.
     return _by_hue(place, fit, k, (best, runner)) or Read(
-        place, None, 0.0, f"{place}: ambiguous {pencil}/{PENCILS[runner]}"
+        place,
+        None,
+        0.0,
+        f"{place}: ambiguous {pencil}/{PENCILS[runner]}",
+        (pencil, PENCILS[runner]),
     )
 
 
@@ -1374,7 +1378,8 @@ def unsure_white(read: Read, again: Read) -> Read:
     if read.problem or read.value is None or again.problem or again.value == read.value:
         return read
     seen = "paper" if again.value is None else again.value
-    return Read(read.component, None, 0.0, f"{read.component}: ambiguous {read.value}/{seen}")
+    why = f"{read.component}: ambiguous {read.value}/{seen}"
+    return Read(read.component, None, 0.0, why, (read.value, again.value))
 
 
 class IsleReader(BoardReader):

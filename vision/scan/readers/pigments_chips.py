@@ -90,6 +90,7 @@ class SlotRead:
     chip: str | None
     confidence: float
     problem: str | None = None
+    candidates: tuple[str | None, ...] = ()  # the likeliest answers of an unsure read
 
 
 class ChipReader:
@@ -169,7 +170,7 @@ class ChipReader:
                     self.observe(slot, features)
                 read = self.decide(features)
             problem = f"{slot}: {read.problem}" if read.problem else None
-            ctx.record(Read(slot, read.chip, read.confidence, problem))
+            ctx.record(Read(slot, read.chip, read.confidence, problem, read.candidates))
             if read.chip is not None and problem is None:
                 chips.append(read.chip)
         return chips
@@ -189,7 +190,12 @@ class ChipReader:
         if chance < self.fitted.refuse_below:
             # Rounded down: a chance shown as the threshold would seem to have reached it.
             shown = math.floor(round(chance * 100, 6)) / 100
-            return SlotRead(None, 0.0, f"unsure ({_named(best)} {shown:.2f}, or {_named(second)})")
+            return SlotRead(
+                None,
+                0.0,
+                f"unsure ({_named(best)} {shown:.2f}, or {_named(second)})",
+                tuple(None if answer == EMPTY else answer for answer in (best, second)),
+            )
         return SlotRead(None if best == EMPTY else best, chance)
 
 
