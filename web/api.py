@@ -21,6 +21,7 @@ from companion.table.advice import advise_seat
 from companion.table.overlay import marks
 from companion.table.projection import history
 from companion.table.session import Tables
+from web.pictures import pictures_of
 from web.security import not_fed_live, require_token, slow_down
 from web.services import services
 
@@ -28,6 +29,9 @@ api = Blueprint("api", __name__, url_prefix="/api")
 # A table's setup, a correction or a recipe check is under 2 KB: a JSON body many times that
 # size is no request of ours, and refusing it keeps parsing and checking one cheap.
 MAX_JSON_BODY = 64 * 1024
+# The printed content changes only with a new release: a day keeps a phone from asking again on
+# every page it opens, and the ETag makes the next ask after that cheap.
+CONTENT_MAX_AGE_S = 24 * 3600
 PHOTO_RETRY_S = 2  # a busy table's answer to a photo: a scan takes 0.1 s to 2 s
 
 
@@ -302,6 +306,21 @@ def seat_picture(table: str, seat: int, scan: int) -> Response:
         abort(404, description=f"no picture of seat {seat} from scan #{scan}")
     response = Response(stored.jpeg, mimetype="image/jpeg")
     response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+@api.get("/content/<game>")
+def content(game: str) -> Response:
+    """The pieces the correction picker draws: Color Field tiles with their edges, Paintings art
+    cards with their slots, Isle of Colors islands and pencils, Pigment Lab chips and shade faces
+    (never a recipe); each with the colours to draw it in."""
+    pictures = pictures_of(game)
+    if pictures is None:
+        abort(404, description=f"no game {game!r} (colorfield, paintings, isle or pigments)")
+    response = jsonify(pictures)
+    response.headers["Cache-Control"] = f"public, max-age={CONTENT_MAX_AGE_S}"
+    response.add_etag()
+    response.make_conditional(request)  # a 304 when the browser's copy is current
     return response
 
 
