@@ -1,19 +1,23 @@
 import { api, el, page } from "./live.js";
+import { boardName, componentList, loadContent, pick } from "./picker.js";
 
 const status = document.getElementById("status");
 const message = document.getElementById("message");
 const readings = document.getElementById("readings");
 const dialog = document.getElementById("fix");
+const content = loadContent(page.content);
 let scan = null;
 let boards = [];
+let players = [];
 
-function valueText(value) {
-  if (value === null || value === undefined) return "empty";
-  if (typeof value === "object") return `${value.tile} ↻${value.rotation}`;
-  return String(value);
+// Players by name ("Ana's board"), from the table state the page is about.
+async function loadPlayers() {
+  const answer = await api(page.api);
+  if (answer.ok) players = answer.data.players;
 }
 
-function renderBoards() {
+async function renderBoards() {
+  const pieces = await content;
   readings.replaceChildren(
     ...boards.map((board) =>
       el(
@@ -22,71 +26,43 @@ function renderBoards() {
         el(
           "h2",
           {},
-          `Seat ${board.seat}: `,
+          `${boardName(players, board.seat)}: `,
           board.score ? el("span", { class: "total" }, `${board.score.total} points`) : "needs a look",
         ),
         el("ul", { class: "problems" }, board.problems.map((p) => el("li", {}, p))),
         el("ul", { class: "warnings" }, board.warnings.map((w) => el("li", {}, w.message))),
-        el(
-          "div",
-          { class: "components" },
-          board.components.map((c) =>
-            el(
-              "button",
-              {
-                type: "button",
-                class: `component${c.problem ? " bad" : ""}${c.corrected ? " fixed" : ""}`,
-                "data-component": c.component,
-                onclick: () => edit(board, c),
-              },
-              el("span", { class: "small" }, c.component),
-              el("span", {}, valueText(c.value)),
-            ),
-          ),
-        ),
+        componentList(board.game, board, pieces, (c) => edit(board, c)),
       ),
     ),
   );
 }
 
-// Tapping a component opens a small editor: a person's reading replaces the camera's.
-function edit(board, component) {
-  document.getElementById("fix-title").textContent = `Seat ${board.seat}: ${component.component}`;
-  const field = document.getElementById("fix-field");
-  const value = component.value;
-  const tile = board.game === "colorfield";
-  const input = el("input", {
-    id: "fix-value",
-    value: value === null ? "" : tile ? value.tile : String(value),
-    placeholder: "empty",
-    autocomplete: "off",
+// Tapping a component opens the picker: a person's reading replaces the camera's.
+async function edit(board, component) {
+  const value = await pick(dialog, {
+    game: board.game,
+    component,
+    content: await content,
+    title: `${boardName(players, board.seat)} · ${component.component}`,
   });
-  const rotation = el(
-    "select",
-    { id: "fix-rotation" },
-    [0, 1, 2, 3].map((r) => el("option", { value: r }, `${r} quarter turns`)),
-  );
-  if (tile && value) rotation.value = String(value.rotation);
-  field.replaceChildren("Value ", input, tile ? rotation : "");
-  dialog.onclose = async () => {
-    if (dialog.returnValue !== "save") return;
-    const text = input.value.trim();
-    let newValue = text === "" ? null : text;
-    if (tile && newValue !== null) newValue = { tile: text, rotation: Number(rotation.value) };
-    const answer = await api(page.corrections, {
-      method: "POST",
-      json: { scan, seat: board.seat, component: component.component, value: newValue },
-    });
-    if (!answer.ok) {
-      message.textContent = answer.data.error;
-      return;
-    }
-    message.textContent = "";
-    boards = boards.map((b) => (b.seat === board.seat ? answer.data.board : b));
-    renderBoards();
-  };
-  dialog.showModal();
+  if (value === undefined) return;
+  const answer = await api(page.corrections, {
+    method: "POST",
+    json: { scan, seat: board.seat, component: component.component, value },
+  });
+  if (!answer.ok) {
+    message.textContent = answer.data.error;
+    return;
+  }
+  message.textContent = "";
+  boards = boards.map((b) => (b.seat === board.seat ? answer.data.board : b));
+  renderBoards();
 }
+
+const named = loadPlayers();
+content.catch((error) => {
+  message.textContent = error.message;
+});
 
 document.getElementById("photo").addEventListener("change", async (changeEvent) => {
   const file = changeEvent.target.files[0];
@@ -103,6 +79,7 @@ document.getElementById("photo").addEventListener("change", async (changeEvent) 
   }
   scan = answer.data.event;
   boards = answer.data.boards;
-  status.textContent = `Read in ${answer.data.timing_ms} ms. Tap a component to correct it.`;
+  status.textContent = `Read in ${answer.data.timing_ms} ms. Tap a piece to correct it.`;
+  await named;
   renderBoards();
 });

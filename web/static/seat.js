@@ -1,4 +1,5 @@
 import { api, el, live, page } from "./live.js";
+import { componentList, loadContent, pick } from "./picker.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const SIDES = { N: [0, 1], E: [1, 2], S: [2, 3], W: [3, 0] };
@@ -59,6 +60,33 @@ async function refresh() {
   document
     .getElementById("problems")
     .replaceChildren(...data.board.problems.map((p) => el("li", {}, p)));
+  if (fixList) showPieces(data);
+}
+
+// With the join link, the player corrects a misread piece here as on the scan page.
+const fixList = document.getElementById("fix-list");
+const pieces = fixList ? loadContent(page.content) : null;
+
+async function showPieces(data) {
+  const content = await pieces;
+  const owner = data.player ? `${data.player.name}'s board` : "The board";
+  fixList.replaceChildren(
+    ...componentList(data.board.game, data.board, content, async (component) => {
+      const value = await pick(document.getElementById("fix"), {
+        game: data.board.game,
+        component,
+        content,
+        title: `${owner} · ${component.component}`,
+      });
+      if (value === undefined) return;
+      const answer = await api(page.corrections, {
+        method: "POST",
+        json: { scan: data.scan, seat: Number(page.seat), component: component.component, value },
+      });
+      document.getElementById("fix-message").textContent = answer.ok ? "" : answer.data.error;
+      if (answer.ok) refresh();
+    }),
+  );
 }
 
 refresh();
