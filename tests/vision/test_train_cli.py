@@ -31,14 +31,14 @@ def test_a_folder_is_no_model_file(tmp_path):
 @pytest.mark.slow
 def test_a_model_fitted_on_a_few_boards_is_written_and_reads_back(tmp_path):
     out = tmp_path / "chips.json"
-    run = atelier("train", "chips", "--boards", "60", "--validation-boards", "20", "--out", out)
+    run = atelier("train", "chips", "--boards", "24", "--validation-boards", "20", "--out", out)
     assert run.status == 0, run.stderr
     report = json.loads(run.stdout)
     fitted = load(out, CLASSES, FEATURES)
     assert report["file"] == str(out)
     assert report["threshold"] == fitted.refuse_below
     assert report["temperature"] == fitted.model.temperature
-    assert fitted.provenance["train"]["seeds"] == [20000, 20059]
+    assert fitted.provenance["train"]["seeds"] == [20000, 20023]
     assert fitted.provenance["validation"]["seeds"] == [60000, 60019]
     assert fitted.provenance["wider"]["boards"] == "odd seeds"
     assert sum(report["slots"]["train"].values()) == fitted.provenance["train"]["slots"]
