@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser
 
+import companion  # noqa: F401  (first: it settles the BLAS threads before numpy loads)
 from tests.chromium import launched_chromium
 
 

@@ -41,12 +41,13 @@ def no_table(script: Script) -> Accept:
 
 @pytest.mark.slow
 def test_bench_live_plays_every_demo_game_with_nothing_wrong() -> None:
-    run = atelier("bench", "live", "--turns", "1", "--minutes", "0", "--fps", "10")
+    # 5 frames a second still holds each shot for the frames a reading needs to settle.
+    run = atelier("bench", "live", "--turns", "1", "--minutes", "0", "--fps", "5")
     assert run.status == 0, run.stderr
     results = json.loads(run.stdout)
     assert (results["frames"], results["video_seconds"], results["size"]) == (
-        388,
-        38.8,
+        192,
+        38.4,
         [1920, 1080],
     )
     rows = results["games"]
@@ -55,9 +56,9 @@ def test_bench_live_plays_every_demo_game_with_nothing_wrong() -> None:
     assert [
         (row["frames"], row["turns"], row["events"], row["changes"], row["missed"], row["wrong"])
         for row in rows
-    ] == [(97, 1, 3, 3, 0, 0)] * 4
+    ] == [(48, 1, 3, 3, 0, 0)] * 4
     overall = results["overall"]
-    assert (overall["frames"], overall["events"], overall["changes"]) == (388, 12, 12)
+    assert (overall["frames"], overall["events"], overall["changes"]) == (192, 12, 12)
     assert (overall["missed"], overall["wrong"], results["wrong"], results["refused"]) == (
         0,
         0,

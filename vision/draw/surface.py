@@ -91,7 +91,19 @@ class Surface:
         rows, cols = self.image.shape[:2]
         y0, ay = _coverage(self.px(rect.y), self.px(rect.y + rect.h), 1, rows)
         x0, ax = _coverage(self.px(rect.x), self.px(rect.x + rect.w), 1, cols)
-        self._blend(y0, x0, ay @ ax.T, colour)
+        inside_y, inside_x = np.flatnonzero(ay[:, 0] >= 1.0), np.flatnonzero(ax[:, 0] >= 1.0)
+        if inside_y.size == 0 or inside_x.size == 0:
+            self._blend(y0, x0, ay @ ax.T, colour)
+            return
+        # Pixels the rectangle covers whole (a contiguous block) take the colour as blending
+        # would give it; only the partly covered rim is blended, which makes large fills cheap.
+        ya, yb = int(inside_y[0]), int(inside_y[-1]) + 1
+        xa, xb = int(inside_x[0]), int(inside_x[-1]) + 1
+        self.image[y0 + ya : y0 + yb, x0 + xa : x0 + xb] = colour
+        self._blend(y0, x0, ay[:ya] @ ax.T, colour)
+        self._blend(y0 + yb, x0, ay[yb:] @ ax.T, colour)
+        self._blend(y0 + ya, x0, ay[ya:yb] @ ax[:xa].T, colour)
+        self._blend(y0 + ya, x0 + xb, ay[ya:yb] @ ax[xb:].T, colour)
 
     def outline_rect(self, rect: Rect, ink: str, width_mm: float) -> None:
         """A frame ``width_mm`` wide drawn inside ``rect``."""
