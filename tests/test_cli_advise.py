@@ -115,7 +115,7 @@ def test_explain_prints_the_reasons_for_people(tmp_path: Path) -> None:
     assert "green (grass): 0 -> 6 (+6)" in run.stderr
     assert "Final round: no round follows" in run.stderr
     paint = advise(tmp_path, paintings(), "--explain")
-    assert "style: 1 ribbon(s)" in paint.stderr and "Next best:" in paint.stderr
+    assert "style: 1 ribbon" in paint.stderr and "Next best:" in paint.stderr
     lab = advise(tmp_path, pigments(), "--explain")
     assert lab.stderr.splitlines() == json.loads(lab.stdout)["reasons"]
     assert "Next best:" in lab.stderr
@@ -194,7 +194,7 @@ def test_pigments_advice_is_the_draft_worth_most(tmp_path: Path) -> None:
     assert data["game"] == "pigments" and data["tied"] == 0
     assert run.stderr.splitlines() == data["reasons"]
     assert run.stderr.startswith("Take the 2 FeO(OH) from crate 1 into pan 2 (medium, coral)")
-    assert "1 chip(s) do not fit and go on the Spill Line" in run.stderr
+    assert "1 chip does not fit and goes on the Spill Line" in run.stderr
     assert "recipe" not in run.stdout
 
 
@@ -222,7 +222,7 @@ def test_help_has_an_example() -> None:
     ("position", "fragments"),
     [
         ({k: v for k, v in paintings().items() if k != "hand"}, ["hand: missing"]),
-        (paintings(hand=[HUE, TONE]), ["hand: 2 card(s)", "takes 3"]),
+        (paintings(hand=[HUE, TONE]), ["hand: 2 cards", "takes 3"]),
         (paintings(hand=[HUE, TONE, SHAPE, HUE, TONE, SHAPE]), ["hand: expected at most 5"]),
         (paintings(hand=[HUE, TONE, {"card": "Z-99"}]), ["hand[2].card", "unknown art card"]),
         (

@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import AtelierError
+from companion.words import plural
 
 if TYPE_CHECKING:
     from firmware_bridge.link import Link
@@ -104,7 +105,7 @@ def run_list(args: argparse.Namespace) -> int:
     json.dump([p.to_json() for p in probes], sys.stdout, indent=2)
     sys.stdout.write("\n")
     found = sum(p.hello is not None for p in probes)
-    print(f"{found} display(s) among {len(probes)} port(s) probed", file=sys.stderr)
+    print(f"{plural(found, 'display')} among {plural(len(probes), 'port')} probed", file=sys.stderr)
     return 0
 
 
@@ -175,7 +176,7 @@ def run_test(args: argparse.Namespace) -> int:
     sys.stdout.write("\n")
     print(
         f"{port}: device {hello.device_id:08x}, firmware {hello.firmware[0]}.{hello.firmware[1]},"
-        f" {hello.displays} display(s); round trip {median} ms",
+        f" {plural(hello.displays, 'display')}; round trip {median} ms",
         file=sys.stderr,
     )
     return 0
@@ -236,7 +237,8 @@ def run_emulate(args: argparse.Namespace) -> int:
     with Emulator(displays=args.displays, on_change=changed) as emulator:
         print(emulator.path, flush=True)
         print(
-            f"emulating {args.displays} display(s) on {emulator.path}; Ctrl-C ends", file=sys.stderr
+            f"emulating {plural(args.displays, 'display')} on {emulator.path}; Ctrl-C ends",
+            file=sys.stderr,
         )
         with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait()

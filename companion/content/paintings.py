@@ -60,7 +60,9 @@ def _scoring_cards(
         table[card.goal] = card
     missing = [g.value for g in Goal if g not in table]
     if missing:
-        raise field.error(f"missing scoring card(s): {', '.join(missing)}")
+        raise field.error(
+            f"missing scoring card{'s' if len(missing) > 1 else ''}: {', '.join(missing)}"
+        )
     # Catalogue order, whatever order the file lists them in.
     return MappingProxyType({goal: table[goal] for goal in Goal})
 

@@ -56,7 +56,7 @@ def test_mahl_stick_scores_the_perfect_tiles_on_every_other_canvas() -> None:
     assert (lemon.perfect_tiles, rulebook.perfect_tiles) == (6, 4)
     scores = [lemon, rulebook, rulebook]
     assert perfect_tiles_of_others(MAHL_STICK, 0, scores) == ToolBonus(
-        8, "Mahl Stick: 8 perfect tile(s) on the other canvases x 1 = 8"
+        8, "Mahl Stick: 8 perfect tiles on the other canvases x 1 = 8"
     )
     assert perfect_tiles_of_others(MAHL_STICK, 1, scores).points == 10
     assert perfect_tiles_of_others(MAHL_STICK, 2, scores).points == 10
@@ -73,7 +73,7 @@ def test_mahl_stick_in_a_game() -> None:
     assert [p.canvas.perfect_tiles for p in record.players] == [6, 0, 6]
     assert [p.tool.points for p in record.players] == [6, 12, 6]
     assert record.players[1].tool.reason == (
-        "Mahl Stick: 12 perfect tile(s) on the other canvases x 1 = 12"
+        "Mahl Stick: 12 perfect tiles on the other canvases x 1 = 12"
     )
     assert [p.total for p in record.players] == [46, 32, 46]
     assert [(p.position, p.keep_allowance) for p in record.players] == [(1, 0), (2, 1), (1, 0)]

@@ -73,7 +73,7 @@ def test_reasons_name_the_cards_the_gains_and_the_runner_up() -> None:
     first, *rest = advice.reasons
     assert first.startswith("Paint hand card ") and first.endswith("bottom to top: +7 points.")
     assert (
-        "emphasis: 1 ribbon(s) (exactly one hue is visible, in slot 1); 2 already won, "
+        "emphasis: 1 ribbon (exactly one hue is visible, in slot 1); 2 already won, "
         "track 4 -> 11: +7" in rest
     )
     assert any(line.startswith("Next best:") and "(3 fewer)" in line for line in rest)

@@ -52,7 +52,7 @@ def test_explain_shows_each_ribbon_with_its_slots() -> None:
     assert (
         "ribbon: shapes in slots 3, 5: shape in slot 3 (card 3), shape in slot 5 (card 2)" in text
     )
-    assert "silver: bonus-shape in slot 1 (card 3): 2 ribbons (shape in slot(s) 3, 5)" in text
+    assert "silver: bonus-shape in slot 1 (card 3): 2 ribbons (shape in slots 3, 5)" in text
     assert "repetition: 3 ribbons -> 11 points (track 3, 7, 11, 16)" in text
 
 

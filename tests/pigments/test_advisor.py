@@ -68,7 +68,7 @@ def test_overflow_onto_the_spill_line_is_charged_at_this_rounds_count() -> None:
     assert data["best"]["spill"] == {"chips": 2, "line": 4, "cost": -3}
     assert data["best"]["exact"] == {"value": "2", "gain": "-4/3"}
     assert data["best"]["pan_after"]["presses"] is True
-    assert "2 chip(s) do not fit and go on the Spill Line (4 chip(s) there this round): -3" in (
+    assert "2 chips do not fit and go on the Spill Line (4 chips there this round): -3" in (
         " ".join(advice.reasons)
     )
     # Into the empty small pan without a card: two wrong chips (-2) and the line's 3rd (-1).
@@ -121,7 +121,7 @@ def test_claiming_a_shade_for_an_empty_pan_and_ties() -> None:
     assert data["tied"] == 5
     assert [o["rank"] for o in data["options"][:7]] == [1, 1, 1, 1, 1, 1, 7]
     assert data["best"]["claim"] == "coral" and data["best"]["pan"] == 2
-    assert "5 other option(s) are worth the same" in " ".join(advice.reasons)
+    assert "5 other options are worth the same" in " ".join(advice.reasons)
     # Azure (1 pigment) never presses in a medium pan: worth 0 whatever goes in.
     azure = next(o for o in advice.options if o.claim == shade("azure") and o.pan == 1)
     assert azure.value == 0 and azure.pans[1].dead
@@ -150,7 +150,7 @@ def test_a_pan_already_wrong_needs_sifting() -> None:
     assert [o.colour for o in advice.options] == [R, Y, T]
     assert [o.value for o in advice.options] == [16, 16, 16 - Fraction(10, 3)]
     words = " ".join(advice.reasons)
-    assert "1 chip(s) in pan 2 are not part of coral" in words
+    assert "1 chip in pan 2 is not part of coral" in words
     assert "one sift per turn" in words
     # What the red does for coral, in bands: no recipe.
     assert "Fe2O3 swallows violet, blue, green; coral keeps yellow, orange, red." in words

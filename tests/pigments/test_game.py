@@ -37,6 +37,7 @@ from companion.games.pigments.state import (
     PendingRemedy,
     PlayerState,
 )
+from companion.words import plural
 
 from .builders import CRUMBLES, GLAZED, LARGE, MEDIUM, SMALL, B, R, T, U, Y, board, pan, table
 
@@ -157,7 +158,7 @@ def test_a_shade_is_claimed_when_starting_a_pan_not_once_it_holds_chips() -> Non
         held = len(player.pans[index].pan.chips)
         assert str(error.value) == (
             f"a shade is claimed when starting a new pan, and pan {index} already holds "
-            f"{held} chip(s) (rule: claim-new-pan)"
+            f"{plural(held, 'chip')} (rule: claim-new-pan)"
         )
     # An empty pan takes a card, then its first chips; a pan sifted empty is started anew.
     state = play(state, ClaimShade(1, row), Draft(R, crate=0, pan=1))

@@ -279,11 +279,11 @@ def test_icons_of_a_mat_never_found_keep_the_players_paintings_from_being_scored
     assert decoded.isdisjoint({20, 21, 22, 23})
     assert board.boards == ("paintings/mat/1",)
     (problem,) = board.problems
-    assert problem.startswith("table: 7 art card icon(s) lie on no board found")
+    assert problem.startswith("table: 7 art card icons lie on no board found")
 
 
 PPM = 3.0
-STRAY = "table: {n} art card icon(s) lie on no board found"
+STRAY = "table: {n} art card icons lie on no board found"
 
 
 def _paste(frame: np.ndarray, face: np.ndarray, at: tuple[int, int]) -> None:

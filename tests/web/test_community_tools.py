@@ -57,12 +57,12 @@ def test_mahl_stick_banks_a_point_per_perfect_tile_on_the_other_canvases(tmp_pat
             "seat": ANA,
             "card": "mahl-stick",
             "points": 6,
-            "explanation": "Mahl Stick: 6 perfect tile(s) on the other canvases x 1 = 6",
+            "explanation": "Mahl Stick: 6 perfect tiles on the other canvases x 1 = 6",
         }
     ]
     assert ben["tool_points"][0]["points"] == 1
     history = table.client.get(f"/api/tables/{table.id}/history").json["history"]
-    assert "Ana Mahl Stick: 6 perfect tile(s)" in history[0]["summary"]
+    assert "Ana Mahl Stick: 6 perfect tiles" in history[0]["summary"]
     assert history[-1]["summary"] == "Community Tools: Mahl Stick in round 1"
     # The next round has no card until one is entered.
     assert table.state()["tools"] == {"card": None, "declined": []}

@@ -21,6 +21,7 @@ from calibration.colour import ColourCorrection, fit_correction
 from calibration.errors import CalibrationError
 from companion.errors import AtelierError
 from companion.observation import BoardObservation, Unreadable
+from companion.words import plural
 from vision.draw import draw_layout
 from vision.fiducials import ATELIER_DICTIONARY, Marker, MarkerDetector, predefined_dictionary
 from vision.images import Image, to_gray
@@ -397,7 +398,8 @@ def _with_stray_icons(
         return players
     x, y = icons[0]
     problem = (
-        f"table: {len(icons)} art card icon(s) lie on no board found (near {x}, {y} px): "
+        f"table: {plural(len(icons), 'art card icon')} {'lies' if len(icons) == 1 else 'lie'} "
+        f"on no board found (near {x}, {y} px): "
         "a painting there may be missing"
     )
     return [replace(p, problems=(*p.problems, problem)) for p in players]

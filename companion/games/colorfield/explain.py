@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.games.colorfield.scoring import PATCH_MINIMUM, CanvasScore, SideScore
+from companion.words import plural
 
 
 def _side_line(side: SideScore) -> str:
@@ -18,14 +19,14 @@ def _side_line(side: SideScore) -> str:
 
 def explain_canvas_score(score: CanvasScore) -> str:
     lines = [
-        f"Color Field canvas: {score.total} points "
+        f"Color Field canvas: {plural(score.total, 'point')} "
         f"({score.edge_points} edge points + {score.patch.points} largest patch)"
     ]
     for tile in score.tiles:
         perfect = ", perfect" if tile.perfect else ""
         lines.append(
             f"  Space {tile.space} ({tile.tile}, rotation {tile.rotation}): "
-            f"{tile.points} points{perfect}"
+            f"{plural(tile.points, 'point')}{perfect}"
         )
         lines.extend(_side_line(side) for side in tile.sides)
     if not score.tiles:
@@ -36,7 +37,7 @@ def explain_canvas_score(score: CanvasScore) -> str:
     else:
         members = [f"space {s}" for s in patch.spaces] + [f"canvas {s}" for s in patch.segments]
         bonus = (
-            f"{patch.points} points"
+            f"{plural(patch.points, 'point')}"
             if patch.points
             else f"0 points (a patch needs at least {PATCH_MINIMUM})"
         )

@@ -42,7 +42,7 @@ Worked example (seat 0 holds the First Player marker)::
     ...  for p in state.scores[0].players]
     [(17, 0, 17, 1, 1), (13, 1, 14, 2, 2)]
     >>> state.scores[0].players[1].tool.reason
-    'Mahl Stick: 1 perfect tile(s) on the other canvases x 1 = 1'
+    'Mahl Stick: 1 perfect tile on the other canvases x 1 = 1'
 
 Rulings where the rules are silent:
 

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from companion.games.colorfield.changes import CanvasChange, diff
 from companion.games.colorfield.model import Canvas, TileKind
 from companion.games.colorfield.state import TURNS_PER_ROUND
+from companion.words import plural
 
 TransitionKind = Literal["priming", "turn", "reset", "inspiration"]
 KINDS: tuple[TransitionKind, ...] = ("priming", "turn", "reset", "inspiration")
@@ -258,9 +259,9 @@ def _unpaid(change: CanvasChange, tokens_left: int) -> tuple[Violation, ...]:
         return ()
     parts = []
     if change.rotations:
-        parts.append(f"{_count(change.rotations, 'rotate')} ({_spaces(change.turned)})")
+        parts.append(f"{plural(change.rotations, 'rotate')} ({_spaces(change.turned)})")
     if change.swaps:
-        parts.append(f"{_count(change.swaps, 'swap')} ({_spaces(change.moved)})")
+        parts.append(f"{plural(change.swaps, 'swap')} ({_spaces(change.moved)})")
     if change.rotations and change.swaps:
         rule = "unpaid-inspiration"
     else:
@@ -271,7 +272,7 @@ def _unpaid(change: CanvasChange, tokens_left: int) -> tuple[Violation, ...]:
         Violation(
             rule,
             tuple(sorted(set(change.turned + change.moved))),
-            f"{' and '.join(parts)} {needs} {_count(change.tokens, 'Inspiration token')}, "
+            f"{' and '.join(parts)} {needs} {plural(change.tokens, 'Inspiration token')}, "
             f"but {left} left",
         ),
     )
@@ -286,10 +287,6 @@ def _spaces(spaces: Sequence[int]) -> str:
     if len(spaces) == 1:
         return f"space {spaces[0]}"
     return "spaces " + ", ".join(str(s) for s in spaces)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _is(n: int) -> str:

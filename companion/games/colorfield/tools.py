@@ -33,6 +33,7 @@ from types import MappingProxyType
 from companion.content.colorfield import ToolCard
 from companion.errors import AtelierError
 from companion.games.colorfield.scoring import CanvasScore
+from companion.words import plural
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ def perfect_tiles_of_others(card: ToolCard, seat: int, scores: Sequence[CanvasSc
     count = sum(score.perfect_tiles for other, score in enumerate(scores) if other != seat)
     points = count * each
     return ToolBonus(
-        points, f"{card.name}: {count} perfect tile(s) on the other canvases x {each} = {points}"
+        points,
+        f"{card.name}: {plural(count, 'perfect tile')} on the other canvases x {each} = {points}",
     )
 
 

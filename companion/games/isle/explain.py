@@ -5,6 +5,7 @@ from __future__ import annotations
 from companion.games.isle.advisor import Advice
 from companion.games.isle.position import Turn
 from companion.games.isle.scoring import ColourScore, Scored, SheetScore
+from companion.words import plural
 
 # Per-cell conditions list every cell; past this many, the line would be unreadable at a table.
 CELLS_PER_LINE = 12
@@ -18,14 +19,15 @@ def _cells(scored: Scored) -> str:
 
 def explain_colour(score: ColourScore) -> list[str]:
     lines = [
-        f"  {score.colour.value} ({score.condition.value}): {score.points} points - {score.note}"
+        f"  {score.colour.value} ({score.condition.value}): "
+        f"{plural(score.points, 'point')} - {score.note}"
     ]
     lines.extend(f"    {item.points:+d}  {item.reason}: {_cells(item)}" for item in score.scored)
     return lines
 
 
 def explain_sheet_score(score: SheetScore) -> str:
-    lines = [f"Isle of Colors, island {score.island!r}: {score.total} points"]
+    lines = [f"Isle of Colors, island {score.island!r}: {plural(score.total, 'point')}"]
     for colour in score.colours:
         lines.extend(explain_colour(colour))
     return "\n".join(lines)
@@ -40,7 +42,7 @@ def advice_reasons(
     cells = ", ".join(str(c) for c in advice.cells)
     lines = [
         f"Fill {cells} with {advice.colour.value} (roll {turn.roll}): "
-        f"{advice.gain:+d} points now ({before.total} -> {after.total})."
+        f"{plural(advice.gain, 'point', signed=True)} now ({before.total} -> {after.total})."
     ]
     for old, new in zip(before.colours, after.colours, strict=True):
         if old.points != new.points:

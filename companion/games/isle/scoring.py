@@ -14,6 +14,7 @@ from typing import Any
 from companion.games.isle.codec import cell_to_json
 from companion.games.isle.hexgrid import Axis, Cell, distance
 from companion.games.isle.model import Colour, Condition, Conditions, Sheet
+from companion.words import plural
 
 GRASS_MIN_GROUP = 5
 GRASS_POINTS = 6
@@ -91,10 +92,6 @@ class SheetScore:
 Outcome = tuple[tuple[Scored, ...], str]
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _sizes(groups: tuple[tuple[Cell, ...], ...]) -> str:
     return ", ".join(str(len(g)) for g in sorted(groups, key=len, reverse=True)) or "none"
 
@@ -116,7 +113,7 @@ def grass(sheet: Sheet) -> Outcome:
         if len(g) >= GRASS_MIN_GROUP
     )
     note = (
-        f"{_plural(len(groups), 'green group')} (sizes {_sizes(groups)}); "
+        f"{plural(len(groups), 'green group')} (sizes {_sizes(groups)}); "
         f"{len(scored)} of size {GRASS_MIN_GROUP} or more"
     )
     return scored, note
@@ -129,14 +126,14 @@ def forest(sheet: Sheet) -> Outcome:
         for c in greens
         if _touching(sheet, c, Colour.BLUE)
     )
-    return scored, f"{len(scored)} of {_plural(len(greens), 'green cell')} touch blue"
+    return scored, f"{len(scored)} of {plural(len(greens), 'green cell')} touch blue"
 
 
 def swamp(sheet: Sheet) -> Outcome:
     # sorted() is stable: of equal sizes the group found first (top-left) ranks first.
     groups = sorted(sheet.groups(Colour.GREEN), key=len, reverse=True)
     if len(groups) < 2:
-        return (), f"{_plural(len(groups), 'green group')}: a swamp needs at least 2"
+        return (), f"{plural(len(groups), 'green group')}: a swamp needs at least 2"
     second = groups[1]
     reason = f"second-largest green group: {len(second)} cells (largest: {len(groups[0])})"
     note = f"{len(groups)} green groups (sizes {_sizes(tuple(groups))})"
@@ -148,7 +145,7 @@ def shore(sheet: Sheet) -> Outcome:
     blues = _cells(sheet, Colour.BLUE)
     edge = island.cells_of(sheet.masks[Colour.BLUE] & island.edge_mask)
     scored = tuple(Scored((c,), 1, "blue cell on the island's edge") for c in edge)
-    return scored, f"{len(scored)} of {_plural(len(blues), 'blue cell')} on the edge"
+    return scored, f"{len(scored)} of {plural(len(blues), 'blue cell')} on the edge"
 
 
 def _crowded_cell(sheet: Sheet, group: tuple[Cell, ...]) -> Cell | None:
@@ -165,7 +162,7 @@ def river(sheet: Sheet) -> Outcome:
     groups = sheet.groups(Colour.BLUE)
     rivers = [g for g in groups if _crowded_cell(sheet, g) is None]
     if not rivers:
-        return (), f"{_plural(len(groups), 'blue group')}, none of them a river"
+        return (), f"{plural(len(groups), 'blue group')}, none of them a river"
     longest = max(rivers, key=len)  # max() keeps the first of equal sizes
     reason = f"largest river: {len(longest)} blue cells, none with more than 2 blue neighbours"
     others = [
@@ -174,7 +171,7 @@ def river(sheet: Sheet) -> Outcome:
         for g in groups
         if g not in rivers
     ]
-    note = f"{_plural(len(groups), 'blue group')}, rivers among them: {len(rivers)}"
+    note = f"{plural(len(groups), 'blue group')}, rivers among them: {len(rivers)}"
     if others:
         note += "; " + "; ".join(others)
     return (Scored(longest, RIVER_FACTOR * len(longest), reason),), note
@@ -187,7 +184,7 @@ def fjords(sheet: Sheet) -> Outcome:
         for g in groups
         if len(g) in FJORD_SIZES
     )
-    note = f"{_plural(len(groups), 'blue group')} (sizes {_sizes(groups)}); {len(scored)} of 3 or 4"
+    note = f"{plural(len(groups), 'blue group')} (sizes {_sizes(groups)}); {len(scored)} of 3 or 4"
     return scored, note
 
 
@@ -198,7 +195,7 @@ def beach(sheet: Sheet) -> Outcome:
         for c in browns
         if _touching(sheet, c, Colour.GREEN) and _touching(sheet, c, Colour.BLUE)
     )
-    return scored, f"{len(scored)} of {_plural(len(browns), 'brown cell')} touch green and blue"
+    return scored, f"{len(scored)} of {plural(len(browns), 'brown cell')} touch green and blue"
 
 
 def desert(sheet: Sheet) -> Outcome:
@@ -208,7 +205,7 @@ def desert(sheet: Sheet) -> Outcome:
         for g in groups
         if not any(_touching(sheet, c, Colour.BLUE) for c in g)
     )
-    note = f"{_plural(len(groups), 'brown group')}; {len(scored)} of them away from blue"
+    note = f"{plural(len(groups), 'brown group')}; {len(scored)} of them away from blue"
     return scored, note
 
 
@@ -233,7 +230,7 @@ def caves(sheet: Sheet) -> Outcome:
     run, axis = longest_run(sheet, Colour.BROWN)
     if axis is None:
         return (), "no brown cells"
-    reason = f"{_plural(len(run), 'brown cell')} in a straight line ({axis.words})"
+    reason = f"{plural(len(run), 'brown cell')} in a straight line ({axis.words})"
     return (Scored(run, CAVES_FACTOR * len(run), reason),), f"longest brown line: {len(run)}"
 
 
@@ -245,7 +242,7 @@ def hamlet(sheet: Sheet) -> Outcome:
         for c in reds
         if island.neighbour_masks[island.index[c]] & sheet.empty_mask
     )
-    return scored, f"{len(scored)} of {_plural(len(reds), 'red cell')} touch an empty cell"
+    return scored, f"{len(scored)} of {plural(len(reds), 'red cell')} touch an empty cell"
 
 
 def village(sheet: Sheet) -> Outcome:
@@ -256,7 +253,7 @@ def village(sheet: Sheet) -> Outcome:
         for c in reds
         if all(_touching(sheet, c, other) for other in others)
     )
-    return scored, f"{len(scored)} of {_plural(len(reds), 'red cell')} touch all three colours"
+    return scored, f"{len(scored)} of {plural(len(reds), 'red cell')} touch all three colours"
 
 
 def group_distance(a: tuple[Cell, ...], b: tuple[Cell, ...]) -> int:
@@ -267,7 +264,7 @@ def group_distance(a: tuple[Cell, ...], b: tuple[Cell, ...]) -> int:
 def town(sheet: Sheet) -> Outcome:
     groups = sheet.groups(Colour.RED)
     if len(groups) < 2:
-        return (), f"{_plural(len(groups), 'red group')}: a town needs at least 2"
+        return (), f"{plural(len(groups), 'red group')}: a town needs at least 2"
     scored = []
     for i, group in enumerate(groups):
         nearest = min(group_distance(group, other) for j, other in enumerate(groups) if j != i)

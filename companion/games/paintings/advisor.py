@@ -26,6 +26,7 @@ from companion.games.paintings.scoring import (
     score_visible,
 )
 from companion.games.paintings.state import HAND_LIMIT
+from companion.words import plural
 
 
 @dataclass(frozen=True)
@@ -129,17 +130,22 @@ def _reasons(hand: Sequence[ArtCard], ranked: Sequence[Option]) -> tuple[str, ..
     for gain, goal in zip(best.gains, best.score.goals, strict=True):
         after = gain.before + gain.earned
         lines.append(
-            f"{gain.card.goal.value}: {goal.count} ribbon(s) ({goal.note}); "
+            f"{gain.card.goal.value}: {plural(goal.count, 'ribbon')} ({goal.note}); "
             f"{gain.before} already won, track {gain.card.points(gain.before)} -> "
             f"{gain.card.points(after)}: +{gain.points}"
         )
     if best.score.silver_awards:
         silver = ", ".join(f"{a.bonus.icon.value} x{a.count}" for a in best.score.silver_awards)
-        lines.append(f"silver: {best.score.silver} ribbon(s) ({silver}): +{best.silver_points}")
+        lines.append(
+            f"silver: {plural(best.score.silver, 'ribbon')} ({silver}): +{best.silver_points}"
+        )
     different = [o for o in ranked[1:] if o.points < best.points]
     tied = len(ranked) - 1 - len(different)
     if tied:
-        lines.append(f"{tied} other order(s) score the same; this one comes first in hand order.")
+        verb = "scores" if tied == 1 else "score"
+        lines.append(
+            f"{plural(tied, 'other order')} {verb} the same; this one comes first in hand order."
+        )
     if different:
         runner = different[0]
         order = ", ".join(_name(hand, i) for i in runner.order)

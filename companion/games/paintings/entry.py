@@ -15,6 +15,7 @@ from companion.games.paintings.position import parse_position
 from companion.games.paintings.rules import PaintingsRules
 from companion.games.paintings.scoring import score_player
 from companion.games.registry import GameEntry, Report
+from companion.words import plural
 
 
 def evaluate(document: Field, deck: Path | None) -> Report:
@@ -33,7 +34,8 @@ def advise_position(document: Field, deck: Path | None) -> Report:
     if len(hand) < CARDS_PER_PAINTING:
         raise FieldError(
             "hand",
-            f"{len(hand)} card(s): a painting takes {CARDS_PER_PAINTING} cards from the hand",
+            f"{plural(len(hand), 'card')}: a painting takes {CARDS_PER_PAINTING} cards "
+            "from the hand",
         )
     won = ribbons_won(position.paintings, position.scoring_cards)
     advice = advise(hand, position.scoring_cards, won)

@@ -5,10 +5,7 @@ from __future__ import annotations
 from companion.games.paintings.covering import Visible
 from companion.games.paintings.ribbons import GoalRibbons, SilverAward
 from companion.games.paintings.scoring import SILVER_POINTS, PaintingScore, PlayerScore
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+from companion.words import plural
 
 
 def visible_line(visible: Visible) -> str:
@@ -21,7 +18,7 @@ def visible_line(visible: Visible) -> str:
 
 
 def goal_lines(goal: GoalRibbons) -> list[str]:
-    lines = [f"    {goal.goal.value}: {_plural(goal.count, 'ribbon')} ({goal.note})"]
+    lines = [f"    {goal.goal.value}: {plural(goal.count, 'ribbon')} ({goal.note})"]
     for ribbon in goal.ribbons:
         icons = ", ".join(v.describe() for v in ribbon.icons) or "no icons needed"
         lines.append(f"      ribbon: {ribbon.reason}: {icons}")
@@ -31,8 +28,12 @@ def goal_lines(goal: GoalRibbons) -> list[str]:
 def silver_line(award: SilverAward) -> str:
     element = award.bonus.icon.element.value
     slots = ", ".join(str(v.slot) for v in award.matches)
-    matched = f"{element} in slot(s) {slots}" if slots else f"no {element} visible"
-    return f"    silver: {award.bonus.describe()}: {_plural(award.count, 'ribbon')} ({matched})"
+    matched = (
+        f"{element} in slot{'s' if ',' in slots else ''} {slots}"
+        if slots
+        else f"no {element} visible"
+    )
+    return f"    silver: {award.bonus.describe()}: {plural(award.count, 'ribbon')} ({matched})"
 
 
 def painting_lines(number: int, painting: PaintingScore) -> list[str]:
@@ -47,7 +48,7 @@ def explain_player_score(score: PlayerScore) -> str:
     parts = [f"{t.card.goal.value} {t.points}" for t in score.tracks]
     parts.append(f"silver {score.silver_points}")
     lines = [
-        f"Paintings: {score.total} points ({' + '.join(parts)})",
+        f"Paintings: {plural(score.total, 'point')} ({' + '.join(parts)})",
         "  (slots 1..5 left to right; card 1 is the bottom card of a painting)",
     ]
     for number, painting in enumerate(score.paintings, start=1):
@@ -56,11 +57,11 @@ def explain_player_score(score: PlayerScore) -> str:
     for track in score.tracks:
         values = ", ".join(str(v) for v in track.card.track)
         lines.append(
-            f"    {track.card.goal.value}: {_plural(track.ribbons, 'ribbon')} -> "
-            f"{_plural(track.points, 'point')} (track {values})"
+            f"    {track.card.goal.value}: {plural(track.ribbons, 'ribbon')} -> "
+            f"{plural(track.points, 'point')} (track {values})"
         )
     lines.append(
-        f"    silver: {_plural(score.silver, 'ribbon')} x {SILVER_POINTS} = "
-        f"{score.silver_points} points"
+        f"    silver: {plural(score.silver, 'ribbon')} x {SILVER_POINTS} = "
+        f"{plural(score.silver_points, 'point')}"
     )
     return "\n".join(lines)

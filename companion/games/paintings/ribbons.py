@@ -15,6 +15,7 @@ from types import MappingProxyType
 from companion.games.paintings.covering import Visible, VisibleIcon
 from companion.games.paintings.matching import maximum_matching
 from companion.games.paintings.model import ELEMENTS, SLOTS, Goal, Icon
+from companion.words import plural
 
 CONSISTENCY_ICONS = 6
 PROPORTION_MAJOR, PROPORTION_MINOR = 3, 2
@@ -92,7 +93,11 @@ def _one(goal: Goal, icons: tuple[VisibleIcon, ...], reason: str) -> GoalRibbons
 def composition(visible: Visible) -> GoalRibbons:
     empty = [str(s) for s in SLOTS if not visible.in_slot(s)]
     if empty:
-        return GoalRibbons(Goal.COMPOSITION, (), f"slot(s) {', '.join(empty)} show no icon")
+        return GoalRibbons(
+            Goal.COMPOSITION,
+            (),
+            _no_icon(empty),
+        )
     return _one(Goal.COMPOSITION, visible.icons(), "all 5 slots show at least one icon")
 
 
@@ -173,7 +178,7 @@ def _pairs(goal: Goal, visible: Visible, first: Icon, second: Icon, adjacent: bo
         for a, b in pairs
     )
     note = (
-        f"{len(pairs)} disjoint pair(s) of {first.value} with {second.value} {where} "
+        f"{plural(len(pairs), 'disjoint pair')} of {first.value} with {second.value} {where} "
         f"({visible.count(first)} {first.value}, {visible.count(second)} {second.value} visible)"
     )
     return GoalRibbons(goal, ribbons, note)
@@ -191,7 +196,7 @@ def repetition(visible: Visible) -> GoalRibbons:
     shapes = visible.of(Icon.SHAPE)
     pairs = [shapes[i : i + 2] for i in range(0, len(shapes) - 1, 2)]
     ribbons = tuple(Ribbon(pair, f"shapes in slots {_slots(pair)}") for pair in pairs)
-    note = f"{len(shapes)} shape icons visible: {len(pairs)} pair(s)"
+    note = f"{len(shapes)} shape icons visible: {plural(len(pairs), 'pair')}"
     return GoalRibbons(Goal.REPETITION, ribbons, note)
 
 
@@ -250,3 +255,8 @@ def silver_awards(visible: Visible) -> tuple[SilverAward, ...]:
     return tuple(
         SilverAward(v, visible.of(v.icon.element)) for v in visible.icons() if v.icon.is_bonus
     )
+
+
+def _no_icon(empty: list[str]) -> str:
+    many = len(empty) > 1
+    return f"slot{'s' if many else ''} {', '.join(empty)} show{'' if many else 's'} no icon"

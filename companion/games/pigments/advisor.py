@@ -60,6 +60,7 @@ from companion.games.pigments.model import BOARD, Chip, Pan, PanSize, Shade, can
 from companion.games.pigments.position import Drafts
 from companion.games.pigments.scoring import spill_penalty
 from companion.games.pigments.state import MAX_HELD_SHADES, BoardPan
+from companion.words import plural
 
 
 def target(size: PanSize, shade: Shade) -> tuple[Chip, ...] | None:
@@ -320,8 +321,10 @@ def _risks(option: Option) -> list[str]:
     if option.spilled:
         line = option.line + option.spilled
         lines.append(
-            f"{option.spilled} chip(s) do not fit and go on the Spill Line "
-            f"({line} chip(s) there this round): {option.spill_cost:+d} point(s)."
+            f"{plural(option.spilled, 'chip')} {'does' if option.spilled == 1 else 'do'} not fit "
+            f"and {'goes' if option.spilled == 1 else 'go'} on the Spill Line "
+            f"({plural(line, 'chip')} there this round): "
+            f"{plural(option.spill_cost, 'point', signed=True)}."
         )
     pan = option.target
     if pan is None or pan.pressed:
@@ -339,12 +342,13 @@ def _risks(option: Option) -> list[str]:
     elif pan.shade is None and pan.pan.chips:
         lines.append(
             f"Pan {pan.index + 1} has no shade card: a card is claimed for an empty pan only, so "
-            f"its {len(pan.pan.chips)} chip(s) must be sifted out before it can press."
+            f"its {plural(len(pan.pan.chips), 'chip')} must be sifted out before it can press."
         )
     elif pan.wrong:
         assert pan.shade is not None
         lines.append(
-            f"{pan.wrong} chip(s) in pan {pan.index + 1} are not part of {pan.shade.name} and "
+            f"{plural(pan.wrong, 'chip')} in pan {pan.index + 1} "
+            f"{'is' if pan.wrong == 1 else 'are'} not part of {pan.shade.name} and "
             "its binders: it cannot press without sifting them out, one sift per turn."
         )
     return lines
@@ -360,7 +364,7 @@ def _chip_words(option: Option) -> str | None:
         needed = binder_needed(pan.pan.size.windows)
         return (
             f"Binder holds the pigments together: a sound {pan.pan.size} pan has "
-            f"{pan.pan.size.windows} pigment(s) and {needed} binder(s)."
+            f"{plural(pan.pan.size.windows, 'pigment')} and {plural(needed, 'binder')}."
         )
     card = colour_of(pan.shade.recipe)
     gone = in_order(SWALLOWS[chip])
@@ -456,7 +460,8 @@ def _reasons(before: tuple[PanOutlook, ...], ranked: tuple[Option, ...]) -> tupl
     tied = [o for o in ranked[1:] if o.value == best.value]
     if tied:
         lines.append(
-            f"{len(tied)} other option(s) are worth the same (such as: {describe(tied[0])}); "
+            f"{plural(len(tied), 'other option')} {'is' if len(tied) == 1 else 'are'} "
+            f"worth the same (such as: {describe(tied[0])}); "
             "this one comes first (crates in order, then the Spill Tray; chips in Atom Key "
             "order; pans in board order; no claim, then the Shade Row in order)."
         )

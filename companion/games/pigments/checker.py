@@ -23,10 +23,7 @@ from companion.games.pigments.display import Display, display
 from companion.games.pigments.faults import Cause, binder_fault, binder_needed
 from companion.games.pigments.model import Chip, Pan, Shade, canonical, spell
 from companion.games.pigments.shades import ShadeCatalogue
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+from companion.words import plural
 
 
 @dataclass(frozen=True)
@@ -146,8 +143,8 @@ class PanCheck:
         else:
             pigments, needed = len(pan.pigments), binder_needed(len(pan.pigments))
             rule = (
-                f"Binder rule: {_plural(pigments, 'pigment')} "
-                f"{'needs' if pigments == 1 else 'need'} {_plural(needed, 'binder')} "
+                f"Binder rule: {plural(pigments, 'pigment')} "
+                f"{'needs' if pigments == 1 else 'need'} {plural(needed, 'binder')} "
                 f"(one for every two, rounded up); the pan holds {pan.binders}"
             )
             if self.fault is None:
@@ -191,7 +188,7 @@ class PanCheck:
             return [match]
         if self.reveal and len(shade.recipe) != self.pan.size.windows:
             match += (
-                f" Its recipe has {_plural(len(shade.recipe), 'pigment')}; a sound "
+                f" Its recipe has {plural(len(shade.recipe), 'pigment')}; a sound "
                 f"{self.pan.size} pan holds {self.pan.size.windows}."
             )
         return [f"Nothing happens (a wrong guess is free). {match}"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.games.pigments.checker import Mix, PanCheck
 from companion.games.pigments.scoring import PaletteScore, TallyScore, spill_chip_cost
+from companion.words import plural
 
 
 def explain_mix(mix: Mix, reveal: bool = False) -> str:
@@ -23,7 +24,8 @@ def explain_mix(mix: Mix, reveal: bool = False) -> str:
 def _pan_heading(check: PanCheck) -> str:
     shade = check.shade.name if check.shade is not None else "no shade"
     chips = ", ".join(chip.value for chip in check.pan.chips) or "empty"
-    return f"{check.pan.size.capitalize()} pan ({chips}) under {shade}: {check.points} points"
+    points = plural(check.points, "point")
+    return f"{check.pan.size.capitalize()} pan ({chips}) under {shade}: {points}"
 
 
 def explain_pan(check: PanCheck) -> str:
@@ -31,7 +33,7 @@ def explain_pan(check: PanCheck) -> str:
 
 
 def explain_palette(score: PaletteScore) -> str:
-    lines = [f"Palette board: {score.total} points from the pans that would press"]
+    lines = [f"Palette board: {plural(score.total, 'point')} from the pans that would press"]
     for check in score.pans:
         lines.append(f"  {_pan_heading(check)}")
         lines.extend(f"    {line}" for line in check.reasons())
@@ -39,7 +41,7 @@ def explain_palette(score: PaletteScore) -> str:
 
 
 def explain_tally(score: TallyScore) -> str:
-    lines = [f"Pigment Lab final tally: {score.total} points"]
+    lines = [f"Pigment Lab final tally: {plural(score.total, 'point')}"]
     pressed = ", ".join(f"{s} {s.points}" for s in score.tally.pressed) or "none"
     lines.append(f"  Pressed pans: {score.pans} ({pressed})")
     lines.append(
@@ -49,7 +51,7 @@ def explain_tally(score: TallyScore) -> str:
     for spill in score.rounds:
         costs = " ".join(f"{spill_chip_cost(k):+d}" for k in range(1, spill.chips + 1))
         lines.append(
-            f"    Round {spill.round}: {spill.chips} chip(s)"
+            f"    Round {spill.round}: {plural(spill.chips, 'chip')}"
             + (f": {costs} = {spill.points}" if spill.chips else ": 0")
         )
     lines.append(f"  Spill Lines: {score.spill}")

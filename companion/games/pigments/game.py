@@ -45,6 +45,7 @@ from companion.games.pigments.state import (
     PlayerState,
     empty_board,
 )
+from companion.words import plural
 
 WATER_PER_CHIP = 2
 
@@ -162,7 +163,8 @@ def draft(state: GameState, action: Draft) -> Transition:
         crates = list(state.crates)
         crates[action.crate] = ()
         state = replace(state, crates=tuple(crates), tray=canonical((*state.tray, *rest)))
-        slid = f"; {len(rest)} chip(s) slide to the Spill Tray"
+        verb = "slides" if len(rest) == 1 else "slide"
+        slid = f"; {plural(len(rest), 'chip')} {verb} to the Spill Tray"
     state = replace(state.with_player(player), drafted=True)
     into = "no pan" if action.pan is None else f"pan {action.pan}"
     return Transition(
@@ -184,7 +186,7 @@ def claim_shade(state: GameState, action: ClaimShade) -> Transition:
         raise IllegalActionError(
             "claim-new-pan",
             f"a shade is claimed when starting a new pan, and pan {action.pan} already holds "
-            f"{len(pan.pan.chips)} chip(s)",
+            f"{plural(len(pan.pan.chips), 'chip')}",
         )
     if state.player.held_shades >= MAX_HELD_SHADES:
         raise IllegalActionError(
@@ -231,7 +233,8 @@ def kiln(state: GameState, action: Kiln) -> Transition:
     for place, count in need.items():
         if state.player.chips_at(place).count(Chip.FEOOH) < count:
             where = "the Spill Line" if place == SPILL else f"pan {place}"
-            raise IllegalActionError("kiln", f"{where} holds fewer than {count} FeO(OH) chip(s)")
+            fewer = plural(count, "FeO(OH) chip")
+            raise IllegalActionError("kiln", f"{where} holds fewer than {fewer}")
     if Chip.FE2O3 in state.box:
         box, supply, source = _remove(state.box, Chip.FE2O3), state.supply, "the box"
     elif Chip.FE2O3 in state.supply:

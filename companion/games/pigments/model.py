@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from companion.words import plural
+
 
 class Chip(StrEnum):
     """The five chip kinds, spelled as on the Atom Key."""
@@ -166,7 +168,7 @@ class Tally:
     def __post_init__(self) -> None:
         for size, count in Counter(self.pressed).items():
             if count > BOARD.count(size):
-                raise ValueError(f"a palette board has {BOARD.count(size)} {size} pan(s)")
+                raise ValueError(f"a palette board has {plural(BOARD.count(size), f'{size} pan')}")
         if len(self.spill_lines) > ROUNDS or any(n < 0 for n in self.spill_lines):
             raise ValueError(f"at most {ROUNDS} rounds of Spill Line chip counts, none negative")
         if self.wrong_diagnoses < 0:
