@@ -289,6 +289,7 @@ def seat_board(table: str, seat: int) -> Response:
         {
             "player": player.to_json() if player else None,
             "total": state.total(seat),
+            "unsure": state.unsure(seat),
             "scan": current.reading_event,
             "board": None if reading is None else reading.to_json(),
             "marks": {} if reading is None else marks(reading.game, reading.scored.score),

@@ -59,6 +59,10 @@ class SeatState:
     round_start: BoardReading | None = None
     tokens_held: int | None = None  # Paintings: Inspiration tokens in hand, as last entered
     diagnoses_since_scan: tuple[bool, ...] = ()  # Pigment Lab: verdicts since the last scan
+    # The seat's last board that scored, and the round it was read in: while the board in effect
+    # needs a look (covered by a hand, unreadable), its score stands instead of a false 0.
+    confirmed: BoardReading | None = None
+    confirmed_round: int = 0
 
 
 @dataclass(frozen=True)
@@ -104,16 +108,32 @@ class TableState:
         }
 
     def total(self, number: int) -> int:
+        """The seat's total: where the board in effect needs a look, the one from its last board
+        that scored (see ``counted_board``), which ``unsure`` marks."""
         state = self.seat(number)
-        current = state.reading.total if state.reading is not None else None
+        board = self.counted_board(number)
+        points = board.total if board is not None and board.total is not None else 0
         if self.setup.game not in BANKS_ROUNDS:
-            return (current or 0) + state.penalties.points
-        this_round = current if state.reading_round == self.round and not self.finished else None
-        return sum(state.banked) + (this_round or 0)
+            return points + state.penalties.points
+        # Once over, the last round is banked: its board no longer adds to the banked rounds.
+        return sum(state.banked) + (0 if self.finished else points)
+
+    def unsure(self, number: int) -> bool:
+        """Whether the seat's total is not from its board in effect, which needs a look (a
+        problem, no score): the total is then its last board that scored, or 0 when none did.
+        A round already banked is a record, not a guess: it is never unsure."""
+        if self.setup.game in BANKS_ROUNDS and self.finished:
+            return False
+        board = self.board_of_last_round(number)
+        return board is not None and board.total is None
 
     def totals(self) -> tuple[int, ...]:
         """Every player's total in seat order: what a score display shows."""
         return tuple(self.total(s.seat) for s in self.seats)
+
+    def unsure_seats(self) -> tuple[bool, ...]:
+        """Whether each player's total is unsure (``unsure``), in seat order."""
+        return tuple(self.unsure(s.seat) for s in self.seats)
 
     def standings(self) -> tuple[int, ...]:
         """Each player's place in seat order; ties share a place and none is skipped."""
@@ -127,6 +147,23 @@ class TableState:
             return None
         return state.reading
 
+    def confirmed_board(self, number: int) -> BoardReading | None:
+        """The seat's last board that scored; where rounds bank, only one of the round being
+        played counts (a canvas is built anew each round, so last round's says nothing of it)."""
+        state = self.seat(number)
+        if self.setup.game in BANKS_ROUNDS and state.confirmed_round != self.round:
+            return None
+        return state.confirmed
+
+    def counted_board(self, number: int) -> BoardReading | None:
+        """The board whose score counts for the seat: ``board_of_last_round`` when it scored,
+        else the seat's last board that did (``confirmed_board``), else none. Totals, standings,
+        tie-breaks and a round's Community Tools points all use it, so they agree."""
+        board = self.board_of_last_round(number)
+        if board is None or board.total is not None:
+            return board
+        return self.confirmed_board(number)
+
     def final_standings(self) -> tuple[Standing, ...]:
         """Every seat ranked by the game's end rule and the tie-breaks the table can know (final
         once the game is over), best first."""
@@ -134,7 +171,7 @@ class TableState:
             self.setup.game,
             self.setup.seats,
             self.totals(),
-            [self.board_of_last_round(s.seat) for s in self.seats],
+            [self.counted_board(s.seat) for s in self.seats],
             [self.unused_tokens(s) for s in self.seats],
         )
 
@@ -162,6 +199,8 @@ class TableState:
         return {
             **player.to_json(),
             "total": self.total(state.seat),
+            # The total is kept from an earlier board: the board in effect needs a look.
+            "unsure": self.unsure(state.seat),
             "place": place,
             "round_scores": list(state.banked),
             "scan": state.reading_event,
@@ -274,8 +313,7 @@ def advance(state: TableState, event: Event) -> TableState:
             old = seats[reading.seat]
             same_round = old.reading_event is not None and old.reading_round == round_number
             seats[reading.seat] = replace(
-                old,
-                reading=reading,
+                _with_reading(old, reading, round_number),
                 reading_event=event.id,
                 reading_round=round_number,
                 tokens_spent=old.tokens_spent + reading.tokens_spent,
@@ -290,7 +328,8 @@ def advance(state: TableState, event: Event) -> TableState:
         old = seats[reading.seat]
         before = old.reading.tokens_spent if old.reading is not None else 0
         seats[reading.seat] = replace(
-            old, reading=reading, tokens_spent=old.tokens_spent - before + reading.tokens_spent
+            _with_reading(old, reading, old.reading_round),
+            tokens_spent=old.tokens_spent - before + reading.tokens_spent,
         )
         changed = (reading.seat,)
     elif event.kind == GAME_END:
@@ -304,7 +343,7 @@ def advance(state: TableState, event: Event) -> TableState:
             if held is None or held.context is None or old.reading_round != round_number:
                 continue
             context = replace(held.context, roll=roll)
-            seats[number] = replace(old, reading=rejudged(held, context))
+            seats[number] = _with_reading(old, rejudged(held, context), old.reading_round)
         changed = setup.seats
     elif event.kind == TOKENS:
         seat = int(event.data["seat"])
@@ -375,7 +414,16 @@ def _diagnosed(state: SeatState, right: bool) -> SeatState:
     if reading is not None and reading.context is not None:
         context = replace(reading.context, diagnoses=(*reading.context.diagnoses, right))
         reading = rejudged(reading, context)
-    return replace(state, diagnoses_since_scan=diagnoses, reading=reading)
+    diagnosed = replace(state, diagnoses_since_scan=diagnoses)
+    return diagnosed if reading is None else _with_reading(diagnosed, reading, state.reading_round)
+
+
+def _with_reading(state: SeatState, reading: BoardReading, read_in: int) -> SeatState:
+    """The seat with ``reading`` (read in round ``read_in``) in effect; a reading that scored is
+    also its confirmed board, while one that needs a look leaves the last confirmed in place."""
+    if reading.total is None:
+        return replace(state, reading=reading)
+    return replace(state, reading=reading, confirmed=reading, confirmed_round=read_in)
 
 
 def _next_round(state: SeatState, ended: int) -> SeatState:

@@ -293,7 +293,7 @@ class Tables:
             data: dict[str, Any] = {"round": state.round, "scores": scores}
             if state.tools_json() is not None:
                 # The round's Community Tools card scores with the round, from every board of it.
-                boards = [state.board_of_last_round(s) for s in state.setup.seats]
+                boards = [state.counted_board(s) for s in state.setup.seats]
                 points = round_points(state.tools, state.round, state.setup.seats, boards)
                 for entry in points:
                     scores[str(entry.seat)] += entry.points
