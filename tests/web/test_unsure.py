@@ -1,21 +1,27 @@
 """Never a false 0: a board that needs a look (a hand over a tile, a glare) leaves the seat's
 last confirmed score in place, marked unsure, until a correction or a new scan scores it; the
-scoreboard and the standings show the kept total."""
+scoreboard, the standings and the LED displays all show the kept total."""
 
 from __future__ import annotations
 
 import io
 import random
+import time
 from pathlib import Path
 from typing import Any
 
 from companion.observation import BoardObservation, ComponentRead, GameOptions, score_observation
 from companion.reading import PhotoReading
 from companion.samples import random_position
+from firmware_bridge.driver import DisplayDriver
+from firmware_bridge.emulator import Emulator, state_json
+from firmware_bridge.follow import ScoreFollower, scene_for
+from firmware_bridge.transport import SerialPort
 from tests.web.conftest import Client
 from tests.web.fake_reader import FakeReader
 from vision.benchmark import TRUTH
 from web import create_app
+from web.services import services_of
 
 TWO = [{"name": "Ana"}, {"name": "Ben"}]
 COVERED = "space 1: covered by a hand"
@@ -177,3 +183,45 @@ def test_color_field_keeps_only_a_score_of_the_round_being_played(tmp_path: Path
     assert ended["scores"]["players"][0]["round_scores"] == [_total(first), _total(second)]
     ana = table.player(1)
     assert (ana["total"], ana["unsure"]) == (_total(first) + _total(second), False)
+
+
+def test_the_scene_blinks_the_unsure_totals() -> None:
+    scene = scene_for((12, 30, 0), (2, 1, 3), (True, False, True))
+    assert scene.contents == (12, 30, 0)
+    assert scene.highlight == frozenset({1})
+    assert scene.blink == frozenset({0, 2})
+    assert scene_for((12, 30), (2, 1)).blink == frozenset()
+
+
+def wait_for(check: Any, limit: float = 10.0) -> bool:
+    """Poll ``check`` until it holds; the limit guards against a hang, it is no speed claim."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_led_displays_show_the_kept_total_blinking(tmp_path: Path) -> None:
+    first, second = seeds_with_space_1()
+    kept = _total(first)
+    with Emulator() as emulator:
+        table = Table(tmp_path, led_state=lambda: state_json(emulator.state))
+        tables = services_of(table.app).tables
+        with DisplayDriver(lambda: SerialPort(emulator.path)) as driver:
+            tables.listen(ScoreFollower(tables, driver))
+            table.scan(observe(canvas(first), 1), observe(canvas(second), 2))
+            table.scan(observe(canvas(second), 1, covered=True))
+            shown = f"{kept:>8}"
+
+            def shows(blinking: list[bool]) -> bool:
+                led: Any = state_json(emulator.state)
+                return bool(led["displays"][0] == shown and led["blink"][:2] == blinking)
+
+            assert wait_for(lambda: shows([True, False]))
+            assert table.client.get("/api/led").json["blink"][:2] == [True, False]
+            # Undo of the covered scan: the same total, from the board in effect, steady.
+            table.post("undo")
+            assert wait_for(lambda: shows([False, False]))
+        tables.close()
