@@ -35,7 +35,12 @@ function render(scores) {
         },
         el("span", { class: "place" }, `${p.place}.`),
         el("span", { class: "name" }, p.name),
-        el("span", { class: "total", "data-total": p.total }, String(p.total)),
+        // Unsure: a total kept from the last board that scored while this one needs a look.
+        el(
+          "span",
+          { class: `total${p.unsure ? " unsure" : ""}`, "data-total": p.total },
+          `${p.total}${p.unsure ? " ?" : ""}`,
+        ),
         el(
           "span",
           { class: "detail" },
@@ -202,7 +207,11 @@ async function showLed() {
     const state = await response.json();
     ledStrip.replaceChildren(
       ...state.displays.map((text, i) =>
-        el("span", { class: `digits${state.highlight[i] ? " lit" : ""}` }, text),
+        el(
+          "span",
+          { class: `digits${state.highlight[i] ? " lit" : ""}${state.blink[i] ? " blink" : ""}` },
+          text,
+        ),
       ),
     );
   } catch {

@@ -49,7 +49,8 @@ async function refresh() {
   const answer = await api(page.board);
   if (!answer.ok) return;
   const data = answer.data;
-  document.getElementById("total").textContent = String(data.total);
+  // A total kept from an earlier board while this one needs a look says so.
+  document.getElementById("total").textContent = `${data.total}${data.unsure ? " ?" : ""}`;
   if (data.board === null) return;
   shownScan = data.scan;
   drawBoard(data);
