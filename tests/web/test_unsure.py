@@ -19,6 +19,8 @@ from firmware_bridge.follow import ScoreFollower, scene_for
 from firmware_bridge.transport import SerialPort
 from tests.web.conftest import Client
 from tests.web.fake_reader import FakeReader
+from tests.web.test_game_end import CARDS, CONDITIONS, paintings, sheet
+from tests.web.test_game_end import Table as GameTable
 from vision.benchmark import TRUTH
 from web import create_app
 from web.services import services_of
@@ -183,6 +185,48 @@ def test_color_field_keeps_only_a_score_of_the_round_being_played(tmp_path: Path
     assert ended["scores"]["players"][0]["round_scores"] == [_total(first), _total(second)]
     ana = table.player(1)
     assert (ana["total"], ana["unsure"]) == (_total(first) + _total(second), False)
+
+
+def scan_unreadable(table: GameTable, game: str, seat: int, position: dict[str, Any]) -> None:
+    """A scan of ``seat``'s board with one problem (a hand over a card or a cell)."""
+    board = BoardObservation(
+        game, seat, (f"{game}/board/{seat}",), position, 0.99, ("covered by a hand",)
+    )
+    table.reader.reading = PhotoReading((board,), {}, 0.0)
+    answer = table.client.post(
+        f"/api/tables/{table.id}/scans",
+        data={"image": (io.BytesIO(b"photo"), "p.jpg")},
+        headers=table.headers,
+    )
+    assert answer.status_code == 201, answer.json
+
+
+def test_paintings_does_not_end_on_a_third_painting_that_needs_a_look(tmp_path: Path) -> None:
+    table = GameTable(tmp_path, "paintings", scoring_cards=CARDS)
+    assert table.scan({1: paintings(2), 2: paintings(3)}).status_code == 201
+    two = table.state()["players"][0]["total"]
+    assert two > 0
+    scan_unreadable(table, "paintings", 1, paintings(3))
+    state = table.state()
+    assert (state["over"], state["players"][0]["total"], state["players"][0]["unsure"]) == (
+        False,
+        two,
+        True,
+    )
+    assert table.scan({1: paintings(3)}).json["scores"]["over"] is True
+    assert table.state()["players"][0]["unsure"] is False
+
+
+def test_an_isle_game_ended_by_its_players_keeps_the_mark(tmp_path: Path) -> None:
+    table = GameTable(tmp_path, "isle", conditions=CONDITIONS)
+    assert table.scan({1: sheet((4, 5, "red")), 2: sheet((2, 5, "red"))}).status_code == 201
+    kept = table.state()["players"][0]["total"]
+    scan_unreadable(table, "isle", 1, sheet((4, 5, "red"), (2, 2, "red")))
+    assert table.post("end").status_code == 201
+    state = table.state()
+    ana = state["players"][0]
+    assert (state["over"], ana["total"], ana["unsure"]) == (True, kept, True)
+    assert state["winner"] == [1, 2]
 
 
 def test_the_scene_blinks_the_unsure_totals() -> None:
