@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.errors import AtelierError
 from companion.fields import Field
+from companion.games.registry import games
 from companion.observation import BoardObservation
 from companion.table.community_tools import (
     TOOLS_GAMES,
@@ -230,9 +231,9 @@ class Tables:
             readings: list[BoardReading] = []
             ignored: list[str] = []
             for observation in observations:
-                where = f"a {observation.game} board ({', '.join(observation.boards)})"
+                where = f"{_a_board_of(observation.game)} ({', '.join(observation.boards)})"
                 if observation.game != setup.game:
-                    ignored.append(f"{where}: this table plays {setup.game}")
+                    ignored.append(f"{where}: {_plays(setup.game)}")
                 elif observation.player is None or setup.player(observation.player) is None:
                     ignored.append(f"{where}: no player sits at seat {observation.player}")
                 elif any(r.seat == observation.player for r in readings):
@@ -348,8 +349,7 @@ class Tables:
             state = self._states.get(table) or self._load(table)
             if state.setup.game != "isle":
                 raise ConflictError(
-                    f"a roll is entered at Isle of Colors tables: this table plays "
-                    f"{state.setup.game}"
+                    f"a roll is entered at Isle of Colors tables: {_plays(state.setup.game)}"
                 )
             _refuse_when_over(state)
             return self._commit(table, ROLL, {"round": state.round, "roll": roll})
@@ -364,8 +364,8 @@ class Tables:
             state = self._states.get(table) or self._load(table)
             if state.setup.game != "paintings":
                 raise ConflictError(
-                    f"Inspiration tokens in hand are entered at Paintings tables: this table "
-                    f"plays {state.setup.game}"
+                    f"Inspiration tokens in hand are entered at Paintings tables: "
+                    f"{_plays(state.setup.game)}"
                 )
             if seat not in state.setup.seats:
                 raise members["seat"].error(f"no player sits at seat {seat}")
@@ -415,6 +415,20 @@ class Tables:
             return self._commit(table, UNDO, {"undoes": state.last_change})
 
 
+def _title(game: str) -> str:
+    return games()[game].title if game in games() else game
+
+
+def _a_board_of(game: str) -> str:
+    """A board in words, by its game's title: "a Color Field board", "an Isle of Colors board"."""
+    title = _title(game)
+    return f"{'an' if title[0].lower() in 'aeiou' else 'a'} {title} board"
+
+
+def _plays(game: str) -> str:
+    return f"this table plays {_title(game)}"
+
+
 def _refuse_when_over(state: TableState) -> None:
     if state.finished:
         raise ConflictError("the game is over: undo the change that ended it to change the table")
@@ -425,9 +439,7 @@ def _refuse_penalty_entry(state: TableState, seat: int, where: Field) -> None:
     over (409), or for a seat nobody sits at (400, naming ``where``)."""
     game = state.setup.game
     if game not in PENALTY_GAMES:
-        raise ConflictError(
-            f"Spill Lines and Fault diagnoses are Pigment Lab's: this table plays {game}"
-        )
+        raise ConflictError(f"Spill Lines and Fault diagnoses are Pigment Lab's: {_plays(game)}")
     _refuse_when_over(state)
     if seat not in state.setup.seats:
         raise where.error(f"no player sits at seat {seat}")
@@ -438,7 +450,7 @@ def _refuse_tools_entry(state: TableState) -> None:
     is over (409)."""
     game = state.setup.game
     if game not in TOOLS_GAMES:
-        raise ConflictError(f"Community Tools are Color Field's: this table plays {game}")
+        raise ConflictError(f"Community Tools are Color Field's: {_plays(game)}")
     if not state.setup.options.community_tools:
         raise ConflictError("this table plays without Community Tools (options.community_tools)")
     _refuse_when_over(state)

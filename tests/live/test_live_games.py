@@ -59,7 +59,7 @@ def test_the_boards_handed_over_are_scored_and_a_refusal_is_only_reported(
     feed([canvas(3, seed=11)], {})  # no player sits at seat 3
     assert messages[1:] == [
         "live: scan #1 (seat 2)",
-        "live: no board of this table in the photo (a colorfield board (colorfield/canvas/3): "
+        "live: no board of this table in the photo (a Color Field board (colorfield/canvas/3): "
         "no player sits at seat 3)",
     ]
     state = tables.state(feed.table)

@@ -385,7 +385,7 @@ def test_boards_the_reader_found_for_no_player_are_ignored_or_refused(tmp_path: 
     assert answer.status_code == 201
     assert [b["seat"] for b in answer.json["boards"]] == [1]
     assert answer.json["ignored"] == [
-        "a colorfield board (colorfield/canvas/9): no player sits at seat 9"
+        "a Color Field board (colorfield/canvas/9): no player sits at seat 9"
     ]
     reader.reading = PhotoReading((canvas_of(9),), {}, 0.0)
     refused = upload(client, table, b"a photo", token)

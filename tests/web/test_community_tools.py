@@ -160,7 +160,7 @@ def test_refusals_without_the_card_the_option_the_game_or_the_token(tmp_path: Pa
     other = tools(lab, {"card": "mahl-stick"})
     assert (other.status_code, other.json) == (
         409,
-        {"error": "Community Tools are Color Field's: this table plays pigments"},
+        {"error": "Community Tools are Color Field's: this table plays Pigment Lab"},
     )
 
 

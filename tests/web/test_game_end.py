@@ -233,7 +233,7 @@ def test_tokens_are_entered_at_paintings_tables_only_and_checked(tmp_path: Path)
         409,
         {
             "error": "Inspiration tokens in hand are entered at Paintings tables: "
-            "this table plays colorfield"
+            "this table plays Color Field"
         },
     )
 

@@ -110,5 +110,5 @@ def test_a_roll_is_checked_and_taken_only_at_isle_tables(tmp_path: Path) -> None
     answer = roll(field, 2)
     assert (answer.status_code, answer.json) == (
         409,
-        {"error": "a roll is entered at Isle of Colors tables: this table plays colorfield"},
+        {"error": "a roll is entered at Isle of Colors tables: this table plays Color Field"},
     )

@@ -157,7 +157,8 @@ def test_other_games_refuse_penalties(tmp_path: Path, game: str) -> None:
         "isle": {"conditions": CONDITIONS},
     }
     table = Table(tmp_path, game, **options.get(game, {}))
-    error = f"Spill Lines and Fault diagnoses are Pigment Lab's: this table plays {game}"
+    title = {"colorfield": "Color Field", "paintings": "Paintings", "isle": "Isle of Colors"}[game]
+    error = f"Spill Lines and Fault diagnoses are Pigment Lab's: this table plays {title}"
     for path, body in (
         ("spills", {"seat": 1, "chips": 2}),
         ("diagnoses", {"seat": 1, "right": False}),

@@ -77,7 +77,9 @@ def test_boards_of_other_seats_or_games_are_listed_not_scored(tables: Tables) ->
         tables.scan(table, [observe(canvas(1), 3)])
     result = tables.scan(table, [observe(canvas(1), 3), observe(canvas(2), 2)])
     assert [r.seat for r in result.readings] == [2]
-    assert result.ignored == ("a colorfield board (colorfield/canvas/3): no player sits at seat 3",)
+    assert result.ignored == (
+        "a Color Field board (colorfield/canvas/3): no player sits at seat 3",
+    )
     assert tables.events(table)[0].id == result.event.id  # the refused scan wrote nothing
 
 
