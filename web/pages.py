@@ -46,6 +46,7 @@ def _form_options() -> dict[str, Any]:
     return {
         "games": GAME_TITLES,
         "seats": max(PRINTED_SEATS.values()),
+        "seats_by_game": dict(PRINTED_SEATS),
         "colours": PLAYER_COLOURS,
         "goals": [goal.value for goal in Goal],
         "cards_in_play": SCORING_CARDS_IN_PLAY,
@@ -58,7 +59,9 @@ def _form_options() -> dict[str, Any]:
 def index() -> str:
     tables = services().tables
     listed = [tables.state(t) for t in tables.ids()]
-    return render_template("index.html", tables=listed, form=_form_options(), error=None)
+    return render_template(
+        "index.html", tables=listed, form=_form_options(), error=None, values=None
+    )
 
 
 def _setup_from_form() -> dict[str, Any]:
@@ -92,7 +95,10 @@ def create() -> Response | tuple[str, int]:
     except AtelierError as exc:
         tables = services().tables
         listed = [tables.state(t) for t in tables.ids()]
-        page = render_template("index.html", tables=listed, form=_form_options(), error=str(exc))
+        # The form comes back as it was sent, with the mistake named above it.
+        page = render_template(
+            "index.html", tables=listed, form=_form_options(), error=str(exc), values=request.form
+        )
         return page, 400
     created = services().tables.create(setup)
     return redirect(url_for("pages.scoreboard", table=created.table, token=created.token), 303)

@@ -414,3 +414,29 @@ def test_a_photo_with_a_board_seen_but_not_decodable_is_refused_saying_why(
     assert refused.status_code == 422
     assert refused.json == {"error": f"no board of this table was read: {problem}"}
     assert events_of(client, table) == []
+
+
+def test_a_refused_start_form_comes_back_as_it_was_sent(client: Client) -> None:
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").text)
+    assert csrf is not None
+    form = {
+        "csrf_token": csrf[1],
+        "game": "isle",
+        "name_1": "Ana",
+        "colour_1": "#123456",
+        "name_2": "Ben",
+        "condition_green": "swamp",
+        "condition_blue": "river",
+        "condition_brown": "caves",
+        "condition_red": "nowhere",
+    }
+    refused = client.post("/tables", data=form)
+    assert refused.status_code == 400
+    page = refused.text
+    assert "options.conditions.red: unknown condition &#39;nowhere&#39;" in page
+    assert '<option value="isle" data-seats="4" selected>' in page
+    assert 'name="name_1"' in page and 'value="Ana"' in page and 'value="Ben"' in page
+    assert 'value="#123456"' in page
+    assert "<option selected>swamp</option>" in page and "<option selected>river</option>" in page
+    # Unticked, the suggestions box stays unticked.
+    assert re.search(r'name="advice"\s*>', page)

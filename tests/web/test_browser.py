@@ -238,6 +238,19 @@ def test_a_community_tools_card_and_a_decline_are_entered_with_a_tap(
     expect(ana).not_to_be_checked()
 
 
+def test_the_start_form_offers_the_seats_of_the_chosen_game(browser: Browser, server: str) -> None:
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(f"{server}/")
+    rows = phone.locator(".player-row:visible")
+    phone.locator("#game").select_option("paintings")
+    expect(rows).to_have_count(5)
+    phone.locator("#game").select_option("isle")
+    expect(rows).to_have_count(4)
+    expect(phone.get_by_label("name of seat 5")).to_be_disabled()
+    icon = phone.locator('link[rel="icon"]').get_attribute("href")
+    assert urllib.request.urlopen(f"{server}{icon}", timeout=20).status == 200
+
+
 def test_the_recipe_checker_page(browser: Browser, server: str) -> None:
     page = browser.new_context().new_page()
     page.goto(f"{server}/recipes")
