@@ -39,6 +39,7 @@ from companion.table.events import (
 from companion.table.penalties import SeatPenalties, diagnosis_points, spill_points
 from companion.table.readings import BoardReading, rejudged
 from companion.table.setup import TableSetup
+from companion.words import plural
 
 # Games whose score is banked at each round's end and added up (Color Field scores its canvas
 # every round); in the others a board's latest score is the player's score.
@@ -450,15 +451,16 @@ def summarize(setup: TableSetup, event: Event) -> str:
             score = board["score"]
             if score is None:
                 count = len(board["problems"])
-                parts.append(f"{name(board['seat'])} unreadable ({count} problems)")
+                parts.append(f"{name(board['seat'])} unreadable ({plural(count, 'problem')})")
             else:
-                warned = f", {len(board['warnings'])} warnings" if board["warnings"] else ""
-                parts.append(f"{name(board['seat'])} {score['total']} points{warned}")
+                warnings = len(board["warnings"])
+                warned = f", {plural(warnings, 'warning')}" if warnings else ""
+                parts.append(f"{name(board['seat'])} {plural(score['total'], 'point')}{warned}")
         return "Scan: " + ("; ".join(parts) if parts else "no board of this table")
     if event.kind == CORRECTION:
         board = event.data["reading"]
         score = board["score"]
-        now = f"now {score['total']} points" if score is not None else "still unreadable"
+        now = f"now {plural(score['total'], 'point')}" if score is not None else "still unreadable"
         return (
             f"Correction: {name(board['seat'])}'s {event.data['component']} set to "
             f"{_value(event.data['value'])}, {now}"
@@ -487,16 +489,18 @@ def summarize(setup: TableSetup, event: Event) -> str:
         chips = int(event.data["chips"])
         return (
             f"Spill Line: {name(event.data['seat'])} {chips} chip{'' if chips == 1 else 's'} "
-            f"in round {event.data['round']}, {spill_points(chips)} points"
+            f"in round {event.data['round']}, {plural(spill_points(chips), 'point')}"
         )
     if event.kind == DIAGNOSIS:
         right = bool(event.data["right"])
         verdict = "right" if right else "wrong"
         return (
             f"Fault diagnosis: {name(event.data['seat'])} {verdict}, "
-            f"{diagnosis_points(right)} points"
+            f"{plural(diagnosis_points(right), 'point')}"
         )
-    return f"Undo of #{event.data['undoes']}"
+    if "summary" in event.data:
+        return f"Undone: {event.data['summary']}"
+    return f"Undo of #{event.data['undoes']}"  # an undo logged before undos named what they took
 
 
 def _value(value: object) -> str:

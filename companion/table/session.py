@@ -45,7 +45,7 @@ from companion.table.events import (
 )
 from companion.table.legality import TurnContext, colour_used
 from companion.table.penalties import MAX_SPILL_CHIPS, PENALTY_GAMES
-from companion.table.projection import TableState, advance, project
+from companion.table.projection import TableState, advance, project, summarize
 from companion.table.readings import BoardReading, correct, read_board
 from companion.table.round_start import round_start_context
 from companion.table.setup import TableSetup, parse_setup, setup_from_json
@@ -412,7 +412,11 @@ class Tables:
             state = self._states.get(table) or self._load(table)
             if state.last_change is None:
                 raise ConflictError("nothing to undo")
-            return self._commit(table, UNDO, {"undoes": state.last_change})
+            # What was undone, in words, kept with the undo: the history and the live stream
+            # say "Undone: Ana 14 points", not an event number.
+            undone = next(e for e in self.store.events(table, state.last_change - 1))
+            data = {"undoes": undone.id, "summary": summarize(state.setup, undone)}
+            return self._commit(table, UNDO, data)
 
 
 def _title(game: str) -> str:

@@ -80,7 +80,7 @@ def test_a_scan_from_a_phone_shows_on_another_screen_live(
     expect(total_of(watcher, SEAT)).to_have_text("11", timeout=WAIT_MS)
     expect(watcher.locator(f'.player.changed[data-seat="{SEAT}"]')).to_have_count(1)
     # A random canvas of Round tiles is no primed canvas: the round's first scan warns of it.
-    expect(watcher.locator("#last")).to_have_text("Scan: Dee 11 points, 1 warnings")
+    expect(watcher.locator("#last")).to_have_text("Scan: Dee 11 points, 1 warning")
 
     # A tap on a component corrects it: space 1 turned once more scores 10.
     space = photo["position"]["spaces"][0]
@@ -123,7 +123,7 @@ def test_a_viewer_that_slept_catches_up_exactly(browser: Browser, server: str) -
     expect(viewer.locator("#round")).to_have_text("Round 1")  # asleep: nothing arrived
     set_hidden(viewer, False)
     expect(viewer.locator("#round")).to_have_text("Round 3", timeout=WAIT_MS)
-    expect(viewer.locator("#last")).to_have_text("Undo of #3")
+    expect(viewer.locator("#last")).to_have_text("Undone: Round 3 ended: Ana 0, Ben 0, Cy 0, Dee 0")
     history = browser.new_context().new_page()
     history.goto(f"{server}/t/{table}/history")
     expect(history.locator("#history li")).to_have_count(4, timeout=WAIT_MS)

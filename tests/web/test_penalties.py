@@ -58,7 +58,7 @@ def test_spills_and_a_wrong_diagnosis_come_off_the_total_with_their_arithmetic(
         e["summary"] for e in table.client.get(f"/api/tables/{table.id}/history").json["history"]
     ]
     assert summaries[0] == "Spill Line: Ana 9 chips in round 2, -18 points"
-    assert "Fault diagnosis: Ana wrong, -1 points" in summaries
+    assert "Fault diagnosis: Ana wrong, -1 point" in summaries
 
 
 def test_penalties_change_the_winner(tmp_path: Path) -> None:

@@ -149,14 +149,16 @@ def test_undo_takes_back_the_latest_change_one_at_a_time(tables: Tables) -> None
     tables.scan(table, [observe(a2, 1)])
     assert tables.state(table).totals() == (total(a2), 0)
     undo = tables.undo(table)
-    assert undo.kind == UNDO and undo.data == {"undoes": 2}
+    scanned = f"Scan: Ana {total(a2)} points"
+    assert undo.kind == UNDO and undo.data == {"undoes": 2, "summary": scanned}
     assert tables.state(table).totals() == (total(a), 0)
-    assert tables.undo(table).data == {"undoes": 1}
+    assert tables.undo(table).data["undoes"] == 1
     assert tables.state(table).totals() == (0, 0)
     with pytest.raises(ConflictError, match="nothing to undo"):
         tables.undo(table)
     entries = history(tables.state(table).setup, tables.events(table))
     assert [e.undone for e in entries] == [True, True, False, False]
+    assert entries[2].summary == f"Undone: {scanned}"
 
 
 def test_a_correction_of_a_scan_no_longer_shown_is_a_conflict(tables: Tables) -> None:
