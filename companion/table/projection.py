@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.games.colorfield.standings import dense_positions
 from companion.games.protocol import Standing
+from companion.table.categories import categories
 from companion.table.community_tools import TOOLS_GAMES, TableTools, card_name, tokens_allowed
 from companion.table.ending import (
     decided_by,
@@ -220,6 +221,7 @@ class TableState:
             players.append(
                 self._player_json(state, place)
                 | {
+                    "categories": categories(self, state),
                     "board_total": None if reading is None else reading.total,
                     "problems": 0 if reading is None else len(reading.scored.problems),
                     "warnings": 0 if reading is None else len(reading.warnings),
