@@ -143,6 +143,9 @@ def test_the_scoreboard_names_the_winner_once_the_game_is_over(
         call(f"{server}/api/tables/{table}/rounds", token=token)
     # No pan pressed: equal on points and on large pans, so the win is shared.
     expect(tablet.locator("#winner")).to_have_text("Ana and Ben share the win", timeout=WAIT_MS)
+    expect(tablet.locator("#decided")).to_have_text(
+        "Tied on 0 points and on every tie-break the table knows."
+    )
     expect(tablet.locator("#round")).to_have_text("Game over")
     expect(tablet.locator("#end-round")).to_be_hidden()
     tablet.reload()

@@ -4,10 +4,27 @@ const players = document.getElementById("players");
 const message = document.getElementById("message");
 const toolCard = document.getElementById("tool-card");
 const declines = document.querySelectorAll("#tools input[data-seat]");
+const SVG = "http://www.w3.org/2000/svg";
+// A second cue besides colour for each player, by seat order: the chart's marker shape.
+const SHAPES = ["circle", "square", "triangle", "diamond", "star"];
 let lastSummary = "";
 let shownTools = null;
+let latest = null;
+
+// What decided a game, in the words a player would use, given the winners' total.
+const DECIDED = {
+  points: (n) => `With the most points: ${n}.`,
+  "patch bonus": (n) => `Tied on ${n} points: the larger patch bonus breaks the tie.`,
+  "unused inspiration tokens": (n) =>
+    `Tied on ${n} points and on the patch bonus: more unused Inspiration tokens break the tie.`,
+  "large pans pressed": (n) => `Tied on ${n} points: more large pans pressed break the tie.`,
+  "inspiration tokens": (n) =>
+    `Tied on ${n} points: more Inspiration tokens in hand break the tie.`,
+  shared: (n) => `Tied on ${n} points and on every tie-break the table knows.`,
+};
 
 function render(scores) {
+  latest = scores;
   const names = Object.fromEntries(scores.players.map((p) => [p.seat, p.name]));
   const rolled = scores.roll ? ` · roll ${scores.roll}` : "";
   document.getElementById("round").textContent = scores.finished
@@ -16,60 +33,380 @@ function render(scores) {
   for (const face of document.querySelectorAll("button[data-roll]")) {
     face.setAttribute("aria-pressed", String(Number(face.dataset.roll) === scores.roll));
   }
-  document.getElementById("turn").textContent = scores.finished
-    ? ""
-    : ` · ${names[scores.turn]}'s turn`;
+  document.getElementById("turn").textContent =
+    scores.finished || !(scores.turn in names) ? "" : `${names[scores.turn]}'s turn`;
   showWinner(scores, names);
   showTools(scores.tools);
+  const ranked = rankOrder(scores);
+  showPlayers(scores, ranked);
+  showCategories(ranked);
+  showChart(scores);
+  if (ledStrip) showLed();
+}
+
+// Best first: by place, the winners first once the game is over (a tie-break may split a place),
+// then by seat.
+function rankOrder(scores) {
+  const won = new Set(scores.over ? scores.winner : []);
+  return [...scores.players].sort(
+    (a, b) => a.place - b.place || won.has(b.seat) - won.has(a.seat) || a.seat - b.seat,
+  );
+}
+
+function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens > 10 && tens < 14 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
+// Black or white, whichever reads better on the player's colour (WCAG relative luminance).
+function inkOn(hex) {
+  const channel = (i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const light = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return light > 0.179 ? "#000" : "#fff";
+}
+
+// The player's colour with their initial on it, so a colour is never the only cue.
+function badge(p) {
+  return el(
+    "span",
+    {
+      class: "initial",
+      style: `background: ${p.colour}; color: ${inkOn(p.colour)}`,
+      "aria-hidden": "true",
+    },
+    p.name.slice(0, 1).toUpperCase(),
+  );
+}
+
+function showPlayers(scores, ranked) {
   const changed = new Set(scores.changed_seats);
   const token = page.token ? `?token=${encodeURIComponent(page.token)}` : "";
+  const before = positions();
+  const won = new Set(scores.over ? scores.winner : []);
   players.replaceChildren(
-    ...scores.players.map((p) =>
-      el(
-        "a",
-        {
-          class: `player${changed.has(p.seat) ? " changed" : ""}`,
-          href: `/t/${page.table}/seat/${p.seat}${token}`,
-          "data-seat": p.seat,
-          style: `border-color: ${p.colour}`,
-        },
-        el("span", { class: "place" }, `${p.place}.`),
-        el("span", { class: "name" }, p.name),
-        // Unsure: a total kept from the last board that scored while this one needs a look.
-        el(
-          "span",
-          { class: `total${p.unsure ? " unsure" : ""}`, "data-total": p.total },
-          `${p.total}${p.unsure ? " ?" : ""}`,
+    ...ranked.map((p) => {
+      const lines = [
+        ...p.penalties.map((line) => el("li", { class: "penalty-line" }, line.explanation)),
+        ...(p.tool_points || []).map((line) =>
+          el("li", { class: "penalty-line" }, `Round ${line.round} ${line.explanation}`),
         ),
+      ];
+      return el(
+        "article",
+        {
+          class: [
+            "player",
+            changed.has(p.seat) ? "changed" : "",
+            won.has(p.seat) ? "won" : "",
+            p.unsure ? "unsure" : "",
+          ]
+            .filter(Boolean)
+            .join(" "),
+          "data-seat": p.seat,
+          style: `--colour: ${p.colour}`,
+        },
+        el("span", { class: "place", title: `place ${p.place}` }, ordinal(p.place)),
+        el(
+          "a",
+          {
+            class: "name",
+            href: `/t/${page.table}/seat/${p.seat}${token}`,
+            title: `${p.name}'s board`,
+          },
+          badge(p),
+          el("span", {}, p.name),
+        ),
+        el("span", { class: "total", "data-total": p.total }, String(p.total)),
         el(
           "span",
-          { class: "detail" },
-          p.round_scores.length ? `rounds ${p.round_scores.join(" + ")}` : "",
-          p.problems ? el("span", { class: "warn" }, " needs a look") : "",
-          p.warnings ? el("span", { class: "warn" }, ` ${p.warnings} rule warnings`) : "",
-          ...p.penalties.map((line) => el("span", { class: "penalty-line" }, line.explanation)),
-          ...(p.tool_points || []).map((line) =>
-            el("span", { class: "penalty-line" }, `Round ${line.round} ${line.explanation}`),
-          ),
+          { class: "badges" },
+          p.unsure
+            ? el(
+                "span",
+                {
+                  class: "badge unsure",
+                  title: "Their board needs a look: this is the score kept from before",
+                },
+                "≈ earlier score kept",
+              )
+            : "",
+          p.problems ? el("span", { class: "badge warn" }, "⚠ Board needs a look") : "",
+          p.warnings
+            ? el(
+                "span",
+                { class: "badge warn" },
+                `⚠ ${p.warnings} rule warning${p.warnings === 1 ? "" : "s"}`,
+              )
+            : "",
+          won.has(p.seat) ? el("span", { class: "badge good" }, "★ Winner") : "",
+        ),
+        lines.length
+          ? el(
+              "details",
+              { class: "detail" },
+              el("summary", {}, `${lines.length} note${lines.length === 1 ? "" : "s"}`),
+              el("ul", {}, ...lines),
+            )
+          : "",
+      );
+    }),
+  );
+  flip(before);
+}
+
+function positions() {
+  return new Map(
+    [...players.querySelectorAll(".player")].map((card) => [
+      card.dataset.seat,
+      card.getBoundingClientRect(),
+    ]),
+  );
+}
+
+// FLIP: each card starts where it was and glides to its new place; no motion when the player
+// asked for less.
+const still = window.matchMedia("(prefers-reduced-motion: reduce)");
+function flip(before) {
+  if (still.matches) return;
+  for (const card of players.querySelectorAll(".player")) {
+    const was = before.get(card.dataset.seat);
+    if (!was) continue;
+    const now = card.getBoundingClientRect();
+    const dx = was.left - now.left;
+    const dy = was.top - now.top;
+    if (!dx && !dy) continue;
+    card.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], {
+      duration: 450,
+      easing: "cubic-bezier(0.2, 0.8, 0.2, 1)",
+    });
+  }
+}
+
+// Rows are the game's categories, columns the players best first; each player lists the same
+// categories in the same order (companion/table/categories.py).
+function showCategories(ranked) {
+  const table = document.getElementById("category-table");
+  const rows = ranked[0] ? ranked[0].categories || [] : [];
+  const head = el(
+    "thead",
+    {},
+    el(
+      "tr",
+      {},
+      el("th", { scope: "col" }, "Category"),
+      ...ranked.map((p) =>
+        el(
+          "th",
+          { scope: "col", "data-seat": p.seat },
+          badge(p),
+          el("span", { class: "col-name" }, p.name),
         ),
       ),
     ),
   );
+  const cell = (p, i) => {
+    const c = (p.categories || [])[i] || {};
+    const missing = c.points === null || c.points === undefined;
+    const shown = "count" in c ? c.count : missing ? "—" : c.points;
+    return el(
+      "td",
+      { "data-seat": p.seat, "data-category": c.name || "" },
+      el("span", { class: "value" }, String(shown)),
+      // A number stays with its word ("1 pressed") when a narrow column wraps the note.
+      c.note ? el("span", { class: "note" }, c.note.replace(/(\d) /g, "$1\u00a0")) : "",
+    );
+  };
+  const scored = rows.map((row, i) => ({ row, i })).filter(({ row }) => !("count" in row));
+  const ties = rows.map((row, i) => ({ row, i })).filter(({ row }) => "count" in row);
+  const line = ({ row, i }, extra = "") =>
+    el("tr", {}, el("th", { scope: "row" }, row.name, extra), ...ranked.map((p) => cell(p, i)));
+  table.replaceChildren(
+    head,
+    el("tbody", {}, ...scored.map((r) => line(r))),
+    el(
+      "tfoot",
+      {},
+      el(
+        "tr",
+        { class: "sum" },
+        el("th", { scope: "row" }, "Total"),
+        ...ranked.map((p) =>
+          el(
+            "td",
+            { "data-seat": p.seat, "data-category": "Total" },
+            el("span", { class: "value" }, String(p.total)),
+          ),
+        ),
+      ),
+      ...ties.map((r) => line(r, el("span", { class: "note" }, "tie-break, not points"))),
+    ),
+  );
+  const unsure = ranked.some((p) => p.problems || p.unsure);
+  document.getElementById("categories-note").textContent = unsure
+    ? "— : the board needs a look, so its points cannot be split yet."
+    : "";
 }
 
-// After the end: who won, and the tie-break when one decided it; no more rounds to end.
+// Score by round: drawn only where rounds bank (Color Field); elsewhere a player's score is
+// their board as it stands, with no round of its own to plot.
+function showChart(scores) {
+  const section = document.getElementById("chart");
+  const rounds = Math.max(0, ...scores.players.map((p) => p.round_scores.length));
+  section.hidden = rounds === 0;
+  if (rounds === 0) return;
+  const ranked = rankOrder(scores);
+  const runs = ranked.map((p) => {
+    let sum = 0;
+    return p.round_scores.map((points) => (sum += points));
+  });
+  const top = Math.max(10, ...runs.flat());
+  const step = niceStep(top);
+  const ceiling = Math.ceil(top / step) * step;
+  const [w, h, left, right, up, down] = [420, 240, 40, 90, 14, 30];
+  const span = w - left - right;
+  const x = (r) => left + (rounds === 1 ? span / 2 : (r * span) / (rounds - 1));
+  const y = (v) => up + (h - up - down) * (1 - v / ceiling);
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute(
+    "aria-label",
+    ranked.map((p, i) => `${p.name}: ${runs[i].join(", ") || "no round yet"}`).join("; "),
+  );
+  const add = (parent, tag, attrs, text) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    parent.append(node);
+    return node;
+  };
+  for (let v = 0; v <= ceiling; v += step) {
+    add(svg, "line", { class: "grid", x1: left, x2: w - right + 10, y1: y(v), y2: y(v) });
+    add(svg, "text", { class: "axis", x: left - 6, y: y(v), "text-anchor": "end" }, String(v));
+  }
+  for (let r = 0; r < rounds; r += 1) {
+    const attrs = { class: "axis", x: x(r), y: h - 8, "text-anchor": "middle" };
+    add(svg, "text", attrs, `Round ${r + 1}`);
+  }
+  const labels = [];
+  ranked.forEach((p, i) => {
+    const run = runs[i];
+    if (!run.length) return;
+    const seatIndex = scores.players.indexOf(p);
+    const group = add(svg, "g", {
+      class: "series",
+      "data-seat": p.seat,
+      style: `--colour: ${p.colour}`,
+    });
+    add(group, "polyline", { points: run.map((v, r) => `${x(r)},${y(v)}`).join(" ") });
+    run.forEach((v, r) => {
+      const mark = marker(add, group, SHAPES[seatIndex % SHAPES.length], x(r), y(v));
+      mark.setAttribute("class", "point");
+      mark.setAttribute("data-round", r + 1);
+      add(mark, "title", {}, `${p.name}, round ${r + 1}: ${v}`);
+    });
+    const end = run.length - 1;
+    const text = `${p.name.slice(0, 8)} ${run[end]}`;
+    labels.push({ group, x: x(end) + 10, y: y(run[end]), text });
+  });
+  // Each line named at its end; names of equal totals are spread apart so none hides another.
+  labels.sort((a, b) => a.y - b.y);
+  const GAP = 14;
+  labels.forEach((label, i) => {
+    if (i > 0) label.y = Math.max(label.y, labels[i - 1].y + GAP);
+  });
+  const overflow = labels.length ? labels[labels.length - 1].y - (h - down) : 0;
+  for (const label of labels) {
+    const attrs = { class: "end-label", x: label.x, y: label.y - Math.max(0, overflow) };
+    add(label.group, "text", attrs, label.text);
+  }
+  document.getElementById("chart-plot").replaceChildren(svg);
+}
+
+function niceStep(top) {
+  for (const step of [5, 10, 20, 25, 50, 100]) if (top / step <= 6) return step;
+  return 200;
+}
+
+function marker(add, parent, shape, cx, cy) {
+  const r = 5.5;
+  if (shape === "square") {
+    return add(parent, "rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r });
+  }
+  const points = {
+    triangle: [[0, -r * 1.2], [r * 1.1, r * 0.8], [-r * 1.1, r * 0.8]],
+    diamond: [[0, -r * 1.3], [r * 1.3, 0], [0, r * 1.3], [-r * 1.3, 0]],
+    star: [
+      [0, -r * 1.4],
+      [r * 0.4, -r * 0.4],
+      [r * 1.4, 0],
+      [r * 0.4, r * 0.4],
+      [0, r * 1.4],
+      [-r * 0.4, r * 0.4],
+      [-r * 1.4, 0],
+      [-r * 0.4, -r * 0.4],
+    ],
+  }[shape];
+  if (!points) return add(parent, "circle", { cx, cy, r });
+  const corners = points.map(([dx, dy]) => `${cx + dx},${cy + dy}`).join(" ");
+  return add(parent, "polygon", { points: corners });
+}
+
+// After the end: who won, big, and the tie-break in words; no more rounds to end.
 function showWinner(scores, names) {
   const line = document.getElementById("winner");
   const who = scores.winner.map((seat) => names[seat]).join(" and ");
   let text = "";
   if (scores.over && scores.decided_by === "shared") text = `${who} share the win`;
-  else if (scores.over && scores.decided_by === "points") text = `${who} wins`;
-  else if (scores.over) text = `${who} wins on the tie-break: ${scores.decided_by}`;
+  else if (scores.over) text = `${who} wins`;
   line.textContent = text;
   line.hidden = !scores.over;
+  document.getElementById("winner-screen").hidden = !scores.over;
+  const best = scores.players.find((p) => scores.winner.includes(p.seat));
+  const words = DECIDED[scores.decided_by] || (() => `Decided by ${scores.decided_by}.`);
+  document.getElementById("decided").textContent = scores.over && best ? words(best.total) : "";
   for (const id of ["end-round", "end-game", "penalties", "roll", "tools"]) {
     const button = document.getElementById(id);
     if (button) button.hidden = scores.over;
+  }
+}
+
+// The emulated LED displays: one per seat in seat order (the first four), as the table's
+// LEDs show the table with the latest change.
+const ledStrip = document.getElementById("led-displays");
+let ledState = null;
+function showLed() {
+  if (!ledStrip || !ledState || !latest) return;
+  ledStrip.replaceChildren(
+    ...ledState.displays.map((text, i) => {
+      const p = latest.players[i];
+      const lit = ledState.highlight[i];
+      const name = p ? p.name : `Display ${i + 1}`;
+      return el(
+        "figure",
+        // Blinking: the display shows a total kept while that player's board needs a look.
+        {
+          class: `led-display${lit ? " lit" : ""}${ledState.blink?.[i] ? " blink" : ""}`,
+          "data-seat": p ? p.seat : "",
+        },
+        el("figcaption", {}, name, lit ? el("span", { class: "lead" }, " · leads") : ""),
+        el("output", { class: "digits", "aria-label": `${name}'s display` }, text),
+      );
+    }),
+  );
+}
+async function pollLed() {
+  try {
+    const response = await fetch("/api/led");
+    if (!response.ok) return;
+    ledState = await response.json();
+    showLed();
+  } catch {
+    // The next poll tries again; the digits keep their last value meanwhile.
   }
 }
 
@@ -79,6 +416,10 @@ live((data) => {
   document.getElementById("last").textContent = lastSummary;
   if (data.scores) render(data.scores);
 });
+if (ledStrip) {
+  pollLed();
+  setInterval(pollLed, 1000);
+}
 
 async function change(url) {
   const answer = await api(url, { method: "POST" });
@@ -196,29 +537,4 @@ if (page.follow) {
       // The server is away for a moment: the next poll asks again.
     }
   }, FOLLOW_MS);
-}
-
-// The emulated LED displays, as virtual digits, when the server drives them.
-const ledStrip = document.getElementById("led");
-async function showLed() {
-  try {
-    const response = await fetch("/api/led");
-    if (!response.ok) return;
-    const state = await response.json();
-    ledStrip.replaceChildren(
-      ...state.displays.map((text, i) =>
-        el(
-          "span",
-          { class: `digits${state.highlight[i] ? " lit" : ""}${state.blink[i] ? " blink" : ""}` },
-          text,
-        ),
-      ),
-    );
-  } catch {
-    // The next poll tries again; the digits keep their last value meanwhile.
-  }
-}
-if (ledStrip) {
-  showLed();
-  setInterval(showLed, 1000);
 }
