@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from companion.table.community_tools import card_name
 from companion.table.events import SPILL
 
 if TYPE_CHECKING:  # projection imports this module: the types only, to avoid a cycle
@@ -70,7 +71,9 @@ def _colorfield(
         }
     )
     if table.tools_json() is not None:
-        rows.append({"name": "Community Tools", "points": sum(p.points for p in tools)})
+        cards = ", ".join(dict.fromkeys(card_name(p.card) for p in tools))  # each card once
+        row = {"name": "Community Tools", "points": sum(p.points for p in tools)}
+        rows.append(row | ({"note": cards} if cards else {}))
     rows.append({"name": "Unused Inspiration tokens", "count": table.unused_tokens(seat) or 0})
     return rows
 

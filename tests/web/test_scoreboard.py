@@ -241,6 +241,19 @@ def test_the_categories_of_each_game_add_up_to_the_total(server: Server) -> None
     # Ben's tokens are not entered yet: no tie-break row to show for him.
     assert categories(scores, 2)[-1] == ("Silver ribbons", 0)
 
+    field, token = server.table("colorfield", community_tools=True)
+    server.post(field, token, "tools", {"card": "mahl-stick"})
+    server.post(field, token, "tools", {"seat": 1, "declined": True})
+    scores = server.post(field, token, "rounds")
+    assert categories(scores, 1) == [
+        ("Earlier rounds", 0),
+        ("Edges", 0),
+        ("Largest patch", 0),
+        ("Community Tools", 0),
+        ("Unused Inspiration tokens", 3),
+    ]
+    assert scores["players"][0]["categories"][3]["note"] == "Mahl Stick"
+
     isle, token = server.table("isle", conditions=CONDITIONS)
     scores = server.scan(isle, token, {1: sheet((4, 5, "red"), (2, 2, "red"))})
     assert categories(scores, 1) == [
