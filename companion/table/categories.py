@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.table.community_tools import card_name
 from companion.table.events import SPILL
+from companion.words import plural
 
 if TYPE_CHECKING:  # projection imports this module: the types only, to avoid a cycle
     from companion.table.projection import SeatState, TableState
@@ -23,10 +24,11 @@ PAN_SIZES = ("small", "medium", "large")
 
 def categories(table: TableState, seat: SeatState) -> list[Category]:
     game = table.setup.game
-    board = table.board_of_last_round(seat.seat)
+    # The board whose score counts: while the board in effect needs a look, the one kept.
+    board = table.counted_board(seat.seat)
     score = None if board is None else board.scored.score
-    # A board held but unreadable has no split: its rows show a dash, not a misleading 0.
-    unread = board is not None and score is None
+    # A board never read well enough has no split: its rows show a dash, not a misleading 0.
+    unread = table.board_of_last_round(seat.seat) is not None and score is None
     if game == "colorfield":
         return _colorfield(table, seat, score, unread)
     if game == "paintings":
@@ -88,7 +90,7 @@ def _paintings(cards: Sequence[str], score: dict[str, Any] | None, unread: bool)
             {
                 "name": card.capitalize(),
                 "points": _points(points.get(card), unread),
-                "note": _count(count, "ribbon"),
+                "note": plural(count, "ribbon"),
             }
         )
     silver = (score or {}).get("silver", 0)
@@ -96,7 +98,7 @@ def _paintings(cards: Sequence[str], score: dict[str, Any] | None, unread: bool)
         {
             "name": "Silver ribbons",
             "points": _points(points.get("silver"), unread),
-            "note": _count(silver, "ribbon"),
+            "note": plural(silver, "ribbon"),
         }
     )
     return rows
@@ -132,7 +134,3 @@ def _pigments(seat: SeatState, score: dict[str, Any] | None, unread: bool) -> li
     rows.append({"name": "Spill Lines", "points": spills})
     rows.append({"name": "Fault diagnoses", "points": diagnoses})
     return rows
-
-
-def _count(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"

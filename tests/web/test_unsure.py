@@ -111,9 +111,12 @@ def test_a_hand_over_a_tile_keeps_the_last_score_marked_unsure(tmp_path: Path) -
     places = [p["place"] for p in scored["scores"]["players"]]
     assert [p["unsure"] for p in scored["scores"]["players"]] == [False, False]
 
+    split = scored["scores"]["players"][0]["categories"]
     covered = table.scan(observe(canvas(second), 1, covered=True))
     ana = covered["scores"]["players"][0]
     assert (ana["total"], ana["unsure"]) == (kept, True)
+    # The score sheet splits the kept score, as the total shows it, not the unread board.
+    assert ana["categories"] == split
     # The scan still says what it saw: no score, one problem.
     assert (ana["board_total"], ana["problems"]) == (None, 1)
     assert [p["place"] for p in covered["scores"]["players"]] == places
