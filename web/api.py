@@ -18,6 +18,7 @@ from companion.games.pigments.explain import explain_pan
 from companion.games.pigments.model import Chip, Pan, PanSize
 from companion.json_input import MAX_WHOLE
 from companion.table.advice import advise_seat
+from companion.table.events import Event
 from companion.table.overlay import marks
 from companion.table.projection import history
 from companion.table.session import Tables
@@ -61,6 +62,11 @@ def _to_change(table: str) -> Tables:
     tables.state(table)
     require_token(table)
     return tables
+
+
+def _changed(table: str, event: Event) -> tuple[Response, int]:
+    """The answer to a change that needs no more than its event: the scoreboard after it."""
+    return jsonify({"event": event.id, "scores": services().tables.state(table).scores_json()}), 201
 
 
 @api.get("/led")
@@ -186,58 +192,44 @@ def correction(table: str) -> tuple[Response, int]:
 
 @api.post("/tables/<table>/rounds")
 def end_round(table: str) -> tuple[Response, int]:
-    tables = _to_change(table)
-    event = tables.end_round(table)
-    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+    return _changed(table, _to_change(table).end_round(table))
 
 
 @api.post("/tables/<table>/end")
 def end_game(table: str) -> tuple[Response, int]:
     """Players end an Isle of Colors game after its final round (the table cannot see when)."""
-    tables = _to_change(table)
-    event = tables.end_game(table)
-    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+    return _changed(table, _to_change(table).end_game(table))
 
 
 @api.post("/tables/<table>/spills")
 def spill(table: str) -> tuple[Response, int]:
     """Pigment Lab: ``{"seat", "chips", "round"?}``, a Spill Line count entered at the table."""
-    tables = _to_change(table)
-    event = tables.enter_spill(table, json_body())
-    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+    return _changed(table, _to_change(table).enter_spill(table, json_body()))
 
 
 @api.post("/tables/<table>/diagnoses")
 def diagnosis(table: str) -> tuple[Response, int]:
     """Pigment Lab: ``{"seat", "right"}``, a Fault diagnosis verdict entered at the table."""
-    tables = _to_change(table)
-    event = tables.enter_diagnosis(table, json_body())
-    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+    return _changed(table, _to_change(table).enter_diagnosis(table, json_body()))
 
 
 @api.post("/tables/<table>/rolls")
 def roll(table: str) -> tuple[Response, int]:
     """Isle of Colors: ``{"roll"}``, the round's die as rolled at the table."""
-    tables = _to_change(table)
-    event = tables.enter_roll(table, json_body())
-    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+    return _changed(table, _to_change(table).enter_roll(table, json_body()))
 
 
 @api.post("/tables/<table>/tokens")
 def tokens(table: str) -> tuple[Response, int]:
     """Paintings: ``{"seat", "tokens"}``, the Inspiration tokens a player holds."""
-    tables = _to_change(table)
-    event = tables.enter_tokens(table, json_body())
-    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+    return _changed(table, _to_change(table).enter_tokens(table, json_body()))
 
 
 @api.post("/tables/<table>/tools")
 def tools(table: str) -> tuple[Response, int]:
     """Color Field with Community Tools: ``{"card"}`` (an id or null), the card revealed this
     round, or ``{"seat", "declined"}``, a player declining it (false: using it after all)."""
-    tables = _to_change(table)
-    event = tables.enter_tools(table, json_body())
-    return jsonify({"event": event.id, "scores": tables.state(table).scores_json()}), 201
+    return _changed(table, _to_change(table).enter_tools(table, json_body()))
 
 
 @api.post("/tables/<table>/undo")

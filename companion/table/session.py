@@ -12,7 +12,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -347,10 +347,7 @@ class Tables:
         roll = members["roll"].integer(1, DIE_FACES)
         with self._lock(table):
             state = self._states.get(table) or self._load(table)
-            if state.setup.game != "isle":
-                raise ConflictError(
-                    f"a roll is entered at Isle of Colors tables: {_plays(state.setup.game)}"
-                )
+            _refuse_unless(state, ("isle",), "a roll is entered at Isle of Colors tables")
             _refuse_when_over(state)
             return self._commit(table, ROLL, {"round": state.round, "roll": roll})
 
@@ -362,11 +359,9 @@ class Tables:
         tokens = members["tokens"].integer(0, MAX_TOKENS)
         with self._lock(table):
             state = self._states.get(table) or self._load(table)
-            if state.setup.game != "paintings":
-                raise ConflictError(
-                    f"Inspiration tokens in hand are entered at Paintings tables: "
-                    f"{_plays(state.setup.game)}"
-                )
+            _refuse_unless(
+                state, ("paintings",), "Inspiration tokens in hand are entered at Paintings tables"
+            )
             if seat not in state.setup.seats:
                 raise members["seat"].error(f"no player sits at seat {seat}")
             return self._commit(table, TOKENS, {"seat": seat, "tokens": tokens})
@@ -429,6 +424,13 @@ def _a_board_of(game: str) -> str:
     return f"{'an' if title[0].lower() in 'aeiou' else 'a'} {title} board"
 
 
+def _refuse_unless(state: TableState, games: Collection[str], what: str) -> None:
+    """Refuse (409) an entry that only ``games`` take, naming the game this table plays."""
+    game = state.setup.game
+    if game not in games:
+        raise ConflictError(f"{what}: {_plays(game)}")
+
+
 def _plays(game: str) -> str:
     return f"this table plays {_title(game)}"
 
@@ -441,9 +443,7 @@ def _refuse_when_over(state: TableState) -> None:
 def _refuse_penalty_entry(state: TableState, seat: int, where: Field) -> None:
     """Refuse a Spill Line count or a diagnosis for a game without them (409), once the game is
     over (409), or for a seat nobody sits at (400, naming ``where``)."""
-    game = state.setup.game
-    if game not in PENALTY_GAMES:
-        raise ConflictError(f"Spill Lines and Fault diagnoses are Pigment Lab's: {_plays(game)}")
+    _refuse_unless(state, PENALTY_GAMES, "Spill Lines and Fault diagnoses are Pigment Lab's")
     _refuse_when_over(state)
     if seat not in state.setup.seats:
         raise where.error(f"no player sits at seat {seat}")
@@ -452,9 +452,7 @@ def _refuse_penalty_entry(state: TableState, seat: int, where: Field) -> None:
 def _refuse_tools_entry(state: TableState) -> None:
     """Refuse a Community Tools entry at a table that does not play them (409) or once the game
     is over (409)."""
-    game = state.setup.game
-    if game not in TOOLS_GAMES:
-        raise ConflictError(f"Community Tools are Color Field's: {_plays(game)}")
+    _refuse_unless(state, TOOLS_GAMES, "Community Tools are Color Field's")
     if not state.setup.options.community_tools:
         raise ConflictError("this table plays without Community Tools (options.community_tools)")
     _refuse_when_over(state)

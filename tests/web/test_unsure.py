@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from tests.web.conftest import Client
 from tests.web.fake_reader import FakeReader
 from tests.web.test_game_end import CARDS, CONDITIONS, paintings, sheet
 from tests.web.test_game_end import Table as GameTable
+from tests.web.test_led import wait_for
 from vision.benchmark import TRUTH
 from web import create_app
 from web.services import services_of
@@ -238,16 +238,6 @@ def test_the_scene_blinks_the_unsure_totals() -> None:
     assert scene.highlight == frozenset({1})
     assert scene.blink == frozenset({0, 2})
     assert scene_for((12, 30), (2, 1)).blink == frozenset()
-
-
-def wait_for(check: Any, limit: float = 10.0) -> bool:
-    """Poll ``check`` until it holds; the limit guards against a hang, it is no speed claim."""
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_the_led_displays_show_the_kept_total_blinking(tmp_path: Path) -> None:
