@@ -28,6 +28,7 @@ from companion.table.community_tools import (
     relies_on,
     round_points,
 )
+from companion.table.contexts import context_for
 from companion.table.ending import HOW_IT_ENDS, declared_end
 from companion.table.events import (
     CORRECTION,
@@ -43,11 +44,9 @@ from companion.table.events import (
     UNDO,
     Event,
 )
-from companion.table.legality import TurnContext, colour_used
 from companion.table.penalties import MAX_SPILL_CHIPS, PENALTY_GAMES
 from companion.table.projection import TableState, advance, project, summarize
 from companion.table.readings import BoardReading, correct, read_board
-from companion.table.round_start import round_start_context
 from companion.table.setup import TableSetup, parse_setup, setup_from_json
 from companion.table.store import BoardView, Store
 
@@ -239,7 +238,7 @@ class Tables:
                 elif any(r.seat == observation.player for r in readings):
                     ignored.append(f"{where}: seat {observation.player} is shown twice")
                 else:
-                    context = _context(state, observation.player)
+                    context = context_for(state, observation.player)
                     options = setup.options.game_options()
                     readings.append(read_board(observation, observation.player, options, context))
             if not readings and unreadable:
@@ -456,86 +455,3 @@ def _refuse_tools_entry(state: TableState) -> None:
     if not state.setup.options.community_tools:
         raise ConflictError("this table plays without Community Tools (options.community_tools)")
     _refuse_when_over(state)
-
-
-def _context(state: TableState, seat: int) -> TurnContext | None:
-    """What a new scan of ``seat`` is judged against (None: nothing)."""
-    game = state.setup.game
-    if game == "isle":
-        return _isle_context(state, seat)
-    if game == "paintings":
-        return _paintings_context(state, seat)
-    if game == "pigments":
-        return _pigments_context(state, seat)
-    return _turn_context(state, seat)
-
-
-def _scored(reading: BoardReading | None) -> dict[str, Any] | None:
-    """A board's position as last read, if it was read well enough to score."""
-    return None if reading is None or reading.scored.score is None else reading.scored.position
-
-
-def _paintings_context(state: TableState, seat: int) -> TurnContext:
-    """The seat's paintings as last read, and every other player's (a card exists once)."""
-    others = tuple(
-        position
-        for other in state.seats
-        if other.seat != seat and (position := _scored(other.reading)) is not None
-    )
-    before = _scored(state.seat(seat).reading)
-    return TurnContext(before, 0, state.round, 0, players=len(state.setup.seats), others=others)
-
-
-def _pigments_context(state: TableState, seat: int) -> TurnContext | None:
-    """The seat's palette board as last read, and the verdicts entered since."""
-    current = state.seat(seat)
-    before = _scored(current.reading)
-    if before is None:
-        return None
-    return TurnContext(
-        before,
-        0,
-        state.round,
-        current.scans_this_round,
-        players=len(state.setup.seats),
-        diagnoses=current.diagnoses_since_scan,
-    )
-
-
-def _isle_context(state: TableState, seat: int) -> TurnContext | None:
-    """The seat's sheet as the round began, the roll and the colour the seat used the round
-    before; None when the table did not read the sheet in the round before."""
-    current = state.seat(seat)
-    start = current.round_start
-    if start is None or start.scored.score is None:
-        return None
-    previous = colour_used(start.context, start.scored.position)
-    players = len(state.setup.seats)
-    return TurnContext(
-        start.scored.position,
-        0,
-        state.round,
-        current.scans_this_round,
-        state.roll,
-        previous,
-        players,
-    )
-
-
-def _turn_context(state: TableState, seat: int) -> TurnContext | None:
-    """Color Field: the seat's last scored board of this round or, for its first scan of the
-    round, how the round started."""
-    current = state.seat(seat)
-    reading = current.reading
-    tokens_left = max(0, state.tokens_allowed(seat) - current.tokens_spent)
-    if reading is None or current.reading_round != state.round:
-        return round_start_context(state, seat, tokens_left)
-    if reading.scored.score is None:
-        return None
-    return TurnContext(
-        reading.scored.position,
-        tokens_left,
-        state.round,
-        current.scans_this_round,
-        players=len(state.setup.seats),
-    )
