@@ -16,6 +16,7 @@ from companion.games.pigments.checker import check_pan, mix
 from companion.games.pigments.codec import parse_chip, parse_pan_size
 from companion.games.pigments.explain import explain_pan
 from companion.games.pigments.model import Chip, Pan, PanSize
+from companion.games.pigments.verdict_words import VERDICT_WORDS
 from companion.json_input import MAX_WHOLE
 from companion.table.advice import advise_seat
 from companion.table.events import Event
@@ -361,4 +362,5 @@ def pigments_check() -> Response:
     size = parse_pan_size(members["pan"])
     chips = tuple(parse_chip(f) for f in members["chips"].array(max_len=size.slots))
     check = check_pan(Pan(size, chips), shade, content.catalogue, reveal=reveal)
-    return jsonify({**check.to_json(), "explanation": explain_pan(check)})
+    says = VERDICT_WORDS[check.verdict].sentence
+    return jsonify({**check.to_json(), "says": says, "explanation": explain_pan(check)})

@@ -35,8 +35,9 @@ from typing import Final
 
 from companion.games.colorfield.changes import diff
 from companion.games.colorfield.legality import Violation
-from companion.games.colorfield.model import SPACES, Canvas, Tile, TileKind
+from companion.games.colorfield.model import SPACES, Canvas, TileKind
 from companion.games.colorfield.standings import dense_positions, keep_allowance
+from companion.table.describe import tile_words
 
 ROUND_DECK: Final = "round-deck"
 
@@ -70,7 +71,7 @@ def round_deck(after: Canvas, placed: Sequence[int], round_number: int) -> tuple
             ROUND_DECK,
             tuple(sorted(space for space, _ in wrong)),
             f"a turn of round {round_number} takes a tile of the Round {round_number} deck, but "
-            + ", ".join(f"space {s} holds {_tile(t)}" for s, t in wrong),
+            + ", ".join(f"space {s} holds {tile_words(t)}" for s, t in wrong),
         ),
     )
 
@@ -117,7 +118,7 @@ def judge_round_start(
                 "priming-foundation",
                 tuple(drawn),
                 "priming lays Foundation tiles and one turn places one tile, but "
-                + ", ".join(f"space {s} holds {_tile(tiles[s].tile)}" for s in drawn),
+                + ", ".join(f"space {s} holds {tile_words(tiles[s].tile)}" for s in drawn),
             )
         )
     expected = TileKind.for_round(round_number)
@@ -176,13 +177,6 @@ def _inspiration(
 
 def _order(violation: Violation) -> tuple[int, str]:
     return (violation.spaces[0] if violation.spaces else 0, violation.rule)
-
-
-def _tile(tile: Tile) -> str:
-    deck = "the Foundation deck" if tile.kind is TileKind.FOUNDATION else None
-    if deck is None and tile.kind is not None:
-        deck = f"the Round {tile.kind.value.removeprefix('round')} deck"
-    return f"{tile.label()} ({deck})" if deck else tile.label()
 
 
 def _spaces(spaces: Sequence[int]) -> str:

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.games.pigments.model import PAN_NAMES
+from companion.games.pigments.verdict_words import verdict_words
 from companion.table.readings import PAINTING_PLACES
 
 Marks = dict[str, dict[str, Any]]
@@ -35,9 +36,11 @@ def _colorfield(score: dict[str, Any]) -> Marks:
 
 
 def _pigments(score: dict[str, Any]) -> Marks:
+    # A word, not the verdict's code; points only where a pan pressed (a "+0" says nothing).
     return {
         f"shade {name}": {
-            "text": f"{pan['verdict']} +{pan['points']}",
+            "text": verdict_words(pan["verdict"]).label
+            + (f" +{pan['points']}" if pan["pressed"] else ""),
             "good": bool(pan["pressed"]),
             "sides": [],
         }

@@ -15,6 +15,7 @@ from companion.games.colorfield.standings import dense_positions
 from companion.games.protocol import Standing
 from companion.table.categories import categories
 from companion.table.community_tools import TOOLS_GAMES, TableTools, card_name, tokens_allowed
+from companion.table.describe import component_words, value_words
 from companion.table.ending import (
     decided_by,
     final_standings,
@@ -453,20 +454,23 @@ def summarize(setup: TableSetup, event: Event) -> str:
             score = board["score"]
             if score is None:
                 count = len(board["problems"])
-                parts.append(f"{name(board['seat'])} unreadable ({plural(count, 'problem')})")
+                parts.append((board["seat"], f"needs a look ({plural(count, 'problem')})"))
             else:
                 warnings = len(board["warnings"])
                 warned = f", {plural(warnings, 'warning')}" if warnings else ""
-                parts.append(f"{name(board['seat'])} {plural(score['total'], 'point')}{warned}")
-        return "Scan: " + ("; ".join(parts) if parts else "no board of this table")
+                parts.append((board["seat"], f"{plural(score['total'], 'point')}{warned}"))
+        if not parts:
+            return "Photo scanned: no board of this table"
+        if len(parts) == 1:
+            return f"{name(parts[0][0])}'s board scanned: {parts[0][1]}"
+        return "Boards scanned: " + "; ".join(f"{name(seat)} {said}" for seat, said in parts)
     if event.kind == CORRECTION:
         board = event.data["reading"]
         score = board["score"]
-        now = f"now {plural(score['total'], 'point')}" if score is not None else "still unreadable"
-        return (
-            f"Correction: {name(board['seat'])}'s {event.data['component']} set to "
-            f"{_value(event.data['value'])}, {now}"
-        )
+        now = "still needs a look" if score is None else f"now {plural(score['total'], 'point')}"
+        where = component_words(event.data["component"])
+        holds = value_words(board["game"], event.data["value"])
+        return f"{name(board['seat'])}'s board corrected: {where} holds {holds}, {now}"
     if event.kind == ROUND_END:
         scores = ", ".join(f"{name(int(s))} {v}" for s, v in event.data["scores"].items())
         tools = "".join(
@@ -502,12 +506,4 @@ def summarize(setup: TableSetup, event: Event) -> str:
         )
     if "summary" in event.data:
         return f"Undone: {event.data['summary']}"
-    return f"Undo of #{event.data['undoes']}"  # an undo logged before undos named what they took
-
-
-def _value(value: object) -> str:
-    if value is None:
-        return "empty"
-    if isinstance(value, dict):
-        return f"{value['tile']} turned {value['rotation']}"
-    return str(value)
+    return "Undone: an earlier change"  # an undo logged before undos named what they took

@@ -284,6 +284,7 @@ def test_the_recipe_checker(client: Client) -> None:
     )
     assert answer.status_code == 200
     assert answer.json["pressed"] is True and answer.json["colour"]["shade"] == "coral"
+    assert answer.json["says"] == "Pressed: it matches the card"
     bad = client.post("/api/pigments/check", json={"shade": "nope", "pan": "small", "chips": []})
     assert bad.status_code == 400 and "shade: unknown shade 'nope'" in bad.json["error"]
     over = client.post(

@@ -149,7 +149,7 @@ def test_undo_takes_back_the_latest_change_one_at_a_time(tables: Tables) -> None
     tables.scan(table, [observe(a2, 1)])
     assert tables.state(table).totals() == (total(a2), 0)
     undo = tables.undo(table)
-    scanned = f"Scan: Ana {total(a2)} points"
+    scanned = f"Ana's board scanned: {total(a2)} points"
     assert undo.kind == UNDO and undo.data == {"undoes": 2, "summary": scanned}
     assert tables.state(table).totals() == (total(a), 0)
     assert tables.undo(table).data["undoes"] == 1

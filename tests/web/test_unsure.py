@@ -129,7 +129,7 @@ def test_a_hand_over_a_tile_keeps_the_last_score_marked_unsure(tmp_path: Path) -
     assert seat["board"]["problems"] == [COVERED]
     history = table.client.get(f"/api/tables/{table.id}/history").json
     summaries = [e["summary"] for e in history["history"]]
-    assert any("Ana unreadable (1 problem)" in s for s in summaries)
+    assert "Ana's board scanned: needs a look (1 problem)" in summaries
 
     # A correction that scores the board clears the mark with the board's own total.
     scan = state["players"][0]["scan"]

@@ -1,6 +1,8 @@
 import { api, el, live, page } from "./live.js";
 
 const list = document.getElementById("history");
+// When it happened, to the minute: seconds are noise at a table.
+const CLOCK = { hour: "numeric", minute: "2-digit" };
 
 async function refresh() {
   const answer = await api(page.history);
@@ -10,9 +12,11 @@ async function refresh() {
       el(
         "li",
         { class: entry.undone ? "undone" : "", "data-event": entry.id },
-        el("time", {}, new Date(entry.at * 1000).toLocaleTimeString()),
+        el("time", {}, new Date(entry.at * 1000).toLocaleTimeString([], CLOCK)),
         " ",
         entry.summary,
+        // Struck through is not the only sign that a change was taken back.
+        entry.undone ? el("span", { class: "small" }, " (taken back)") : null,
       ),
     ),
   );

@@ -4,6 +4,7 @@ import { boardName, componentList, loadContent, pick } from "./picker.js";
 const status = document.getElementById("status");
 const message = document.getElementById("message");
 const readings = document.getElementById("readings");
+const details = document.getElementById("details");
 const dialog = document.getElementById("fix");
 const content = loadContent(page.content);
 let scan = null;
@@ -71,6 +72,7 @@ document.getElementById("photo").addEventListener("change", async (changeEvent) 
   form.append("image", file);
   status.textContent = "Reading the photo…";
   message.textContent = "";
+  details.hidden = true;
   const answer = await api(page.scans, { method: "POST", form });
   status.textContent = "";
   if (!answer.ok) {
@@ -79,7 +81,12 @@ document.getElementById("photo").addEventListener("change", async (changeEvent) 
   }
   scan = answer.data.event;
   boards = answer.data.boards;
-  status.textContent = `Read in ${answer.data.timing_ms} ms. Tap a piece to correct it.`;
+  status.textContent = boards.length
+    ? "Scanned. Tap a piece the camera misread to correct it."
+    : "No board of this table in the photo.";
+  // How long the reading took matters to whoever tunes the camera, not to players: asked for.
+  details.querySelector("span").textContent = `Read in ${Math.round(answer.data.timing_ms)} ms.`;
+  details.hidden = false;
   await named;
   renderBoards();
 });

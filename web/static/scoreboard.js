@@ -1,4 +1,4 @@
-import { api, el, live, page } from "./live.js";
+import { api, el, inkOn, live, page } from "./live.js";
 
 const players = document.getElementById("players");
 const message = document.getElementById("message");
@@ -57,16 +57,6 @@ function ordinal(n) {
   const tens = n % 100;
   const suffix = tens > 10 && tens < 14 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
   return `${n}${suffix}`;
-}
-
-// Black or white, whichever reads better on the player's colour (WCAG relative luminance).
-function inkOn(hex) {
-  const channel = (i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const light = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return light > 0.179 ? "#000" : "#fff";
 }
 
 // The player's colour with their initial on it, so a colour is never the only cue.

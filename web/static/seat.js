@@ -1,4 +1,5 @@
 import { api, el, live, page } from "./live.js";
+import { fittedLabel, widthOf } from "./labels.js";
 import { componentList, loadContent, pick } from "./picker.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -36,9 +37,7 @@ function drawBoard(data) {
     if (mark.text) {
       const x = points.reduce((s, p) => s + p[0], 0) / points.length;
       const y = points.reduce((s, p) => s + p[1], 0) / points.length;
-      const label = svg("text", { x, y, class: "label" });
-      label.textContent = mark.text;
-      overlay.append(label);
+      overlay.append(fittedLabel(mark.text, x, y, widthOf(points)));
     }
   }
   const image = el("img", { src: view.image, alt: "the board as last scanned", width: view.width });
