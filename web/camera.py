@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Sequence
+from typing import Any
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
@@ -32,6 +33,17 @@ def _live() -> Live:
     if live is None:
         abort(404, description="no live camera feeds this server")
     return live
+
+
+@camera.app_context_processor
+def shared() -> dict[str, Any]:
+    return {"camera_feeds": camera_feeds}
+
+
+def camera_feeds(table: str) -> bool:
+    """Whether a live camera feeds ``table`` (or fed it and keeps it): its pages link the view."""
+    live = services().live
+    return live is not None and any(c.table == table for c in live.fed())
 
 
 @camera.get("/t/<table>/camera")
@@ -63,6 +75,13 @@ def _fed() -> Sequence[Created]:
     return fed
 
 
+def _joined(fed: Sequence[Created]) -> bool:
+    """Whether the request carries the join token of a table the live source fed and keeps."""
+    token = request.args.get("token")
+    sent = None if token is None else token.encode()  # as bytes: any characters may be sent
+    return sent is not None and any(hmac.compare_digest(c.token.encode(), sent) for c in fed)
+
+
 @camera.get("/live")
 def live_scoreboard() -> Response:
     """The scoreboard of the table fed now, set to follow the next one. The join token of any
@@ -70,12 +89,20 @@ def live_scoreboard() -> Response:
     next."""
     fed = _fed()
     now = fed[-1]
-    token = request.args.get("token")
-    sent = None if token is None else token.encode()  # as bytes: any characters may be sent
-    joined = sent is not None and any(hmac.compare_digest(c.token.encode(), sent) for c in fed)
-    if joined:
+    if _joined(fed):
         return redirect(url_for("pages.scoreboard", table=now.table, token=now.token, follow=1))
     return redirect(url_for("pages.scoreboard", table=now.table, follow=1))
+
+
+@camera.get("/live/camera")
+def live_camera() -> Response:
+    """The camera view of the table fed now, for whoever joined any table the source fed: a link
+    to it stays good from one game's table to the next, and the page follows them."""
+    fed = _fed()
+    if not _joined(fed):
+        abort(403, description="open the camera view with the table's join link")
+    now = fed[-1]
+    return redirect(url_for("camera.camera_page", table=now.table, token=now.token))
 
 
 @camera.get("/api/live")

@@ -293,7 +293,7 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
             # The scoreboard of the live table, following the live source from game to game,
             # with the token that lets a phone join the table.
             _line(f"{url}live?token={first.token}", sys.stdout)
-            camera = f"{url}t/{first.table}/camera?token={first.token}"
+            camera = f"{url}live/camera?token={first.token}"  # follows, as the scoreboard
             _line(f"What the camera sees: {camera}", sys.stderr)
         _line(qr_text(url), sys.stderr)
         _line(f"Atelier is serving {args.data} at {url} (Ctrl+C stops it)", sys.stderr)

@@ -7,6 +7,7 @@ import re
 import threading
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from companion.table.session import Created, Tables
@@ -47,6 +48,45 @@ def test_the_live_scoreboard_follows_the_demo_to_its_next_game(
         watcher.goto(f"{url}/t/{first.table}")
         watcher.wait_for_timeout(3000)
         expect(watcher).to_have_url(re.compile(rf"/t/{first.table}$"))
+    finally:
+        running.close()
+        tables.close()
+
+
+@pytest.mark.slow  # the view polls the live table every two seconds
+def test_the_camera_view_follows_the_demo_and_the_scoreboard_links_it(
+    browser: Browser, tmp_path: Path
+) -> None:
+    tables = Tables(tmp_path)
+    players = [{"name": "Ana"}, {"name": "Ben"}]
+    first = tables.create({"game": "colorfield", "players": players})
+    fed: list[Created] = [first]
+    app = create_app({"DATA_DIR": tmp_path}, FakeReader(), tables=tables, live=FakeLive(fed))
+    client = app.test_client()
+    assert client.get("/live/camera").status_code == 403
+    assert client.get("/live/camera?token=wrong").status_code == 403
+    running = create_server(app, host="127.0.0.1", port=0, threads=16)
+    url = f"http://127.0.0.1:{running.effective_port}"
+    threading.Thread(target=running.run, daemon=True).start()
+    try:
+        page = browser.new_context().new_page()
+        page.goto(f"{url}/t/{first.table}?token={first.token}")
+        page.get_by_role("link", name="Camera").click()
+        expect(page).to_have_url(f"{url}/t/{first.table}/camera?token={first.token}")
+        following = tables.create({"game": "isle", "players": players, "options": ISLE})
+        fed.append(following)
+        # The first game's token opens the next game's view: whoever joined one joins the next.
+        expect(page).to_have_url(
+            f"{url}/t/{following.table}/camera?token={following.token}", timeout=WAIT_MS
+        )
+        expect(page).to_have_title("Camera · Isle of Colors")
+        # Watchers see no link to the camera; a table no camera feeds has none.
+        page.goto(f"{url}/t/{following.table}")
+        expect(page.get_by_role("link", name="Camera")).to_have_count(0)
+        other = tables.create({"game": "colorfield", "players": players})
+        page.goto(f"{url}/t/{other.table}?token={other.token}")
+        expect(page.locator("nav")).to_contain_text("History")
+        expect(page.get_by_role("link", name="Camera")).to_have_count(0)
     finally:
         running.close()
         tables.close()
