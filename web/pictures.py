@@ -47,12 +47,16 @@ INKS: Mapping[str, str] = MappingProxyType(
 PENCIL_LETTERS: Mapping[str, str] = MappingProxyType(
     {"green": "G", "blue": "B", "brown": "Br", "red": "R"}
 )
+PAINT_LETTERS: Mapping[str, str] = MappingProxyType(
+    {"lemon": "L", "coral": "C", "navy": "N", "turquoise": "T"}
+)
 
 
 def _colorfield() -> dict[str, Any]:
     tiles = colorfield.default_content().tiles.values()
     return {
         "colours": {paint.value: INKS[paint.value] for paint in Paint},
+        "letters": {paint.value: PAINT_LETTERS[paint.value] for paint in Paint},
         "tiles": [
             {
                 "id": tile.id,

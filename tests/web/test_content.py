@@ -42,6 +42,7 @@ def test_color_field_tiles_come_with_their_edges(client: Client) -> None:
     first = data["tiles"][0]
     assert first["edges"] == [[e.colour.value, e.multiplier] for e in tiles[first["id"]].edges]
     assert set(data["colours"]) == {"lemon", "coral", "navy", "turquoise"}
+    assert data["letters"] == {"lemon": "L", "coral": "C", "navy": "N", "turquoise": "T"}
 
 
 def test_art_cards_come_with_their_slots(client: Client) -> None:

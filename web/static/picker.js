@@ -132,16 +132,18 @@ export function tilePicture(content, tile, rotation, size) {
     turned.append(
       svg("polygon", { points: EDGE_TRIANGLES[side], fill: content.colours[colour], class: "edge" }),
     );
-    if (multiplier > 1) {
-      const [x, y] = EDGE_LABELS[side];
-      turned.append(svg("text", { x, y, class: "multiplier" }, `×${multiplier}`));
-    }
+    // Each side's paint by its letter too, upright however the tile is turned.
+    const [x, y] = EDGE_LABELS[side];
+    const letter = content.letters ? content.letters[colour] : "";
+    const upright = `rotate(${-(rotation || 0) * 90} ${x} ${y})`;
+    const text = `${letter}${multiplier > 1 ? `×${multiplier}` : ""}`;
+    if (text) turned.append(svg("text", { x, y, class: "multiplier", transform: upright }, text));
   });
   if (tile.up_mark) turned.append(svg("polygon", { points: "50,26 58,38 42,38", class: "up-mark" }));
   return svg(
     "svg",
     { viewBox: "0 0 100 100", width: size, height: size, class: "piece tile", role: "img" },
-    svg("title", {}, tile.id),
+    svg("title", {}, tile.edges.map(([colour, times]) => (times > 1 ? `${colour} ×${times}` : colour)).join(", ")),
     turned,
     svg("rect", { x: 1, y: 1, width: 98, height: 98, class: "outline" }),
   );
