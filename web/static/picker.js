@@ -184,7 +184,7 @@ export function cardPicture(content, card, size) {
   return svg(
     "svg",
     { viewBox: "0 0 150 60", width: size * 1.5, height: size * 0.6, class: "piece card", role: "img" },
-    svg("title", {}, card.id),
+    svg("title", {}, card.slots.flat().map((name) => name.replace("-", " ")).join(", ") || "a blank card"),
     group,
   );
 }
