@@ -1,17 +1,30 @@
 """The explanation for people: each game's score as sections of lines with their points, whether
-they scored and the pieces they are about, on the rulebook examples; and on a seat's page."""
+they scored and the pieces they are about, on the rulebook examples; and on a seat's page in a
+real browser at a phone's size, linked both ways to the board picture's marks."""
 
 from __future__ import annotations
 
 import json
+import random
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
 from companion.games.pigments.model import Chip
 from companion.positions import evaluate_document
+from companion.samples import random_position
 from companion.table.explanations import Line, Section, explanation_lines
 from companion.table.penalties import SeatPenalties
+from companion.table.store import BoardView
 from tests.web.test_game_end import Table
+from tests.web.test_picker import misread
+from tests.web.test_scoreboard import PHONE, Server, no_missing_values
 
 EXAMPLES = Path(__file__).parents[2] / "companion" / "content" / "examples"
 
@@ -165,3 +178,101 @@ def test_a_seat_board_carries_its_lines_for_people(tmp_path: Path) -> None:
     ]
     assert board["total"] == 1
     assert table.client.get(f"/api/tables/{table.id}/seats/2").json["explanation_lines"] == []
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path)
+    yield running
+    running.close()
+
+
+def canvas_view() -> BoardView:
+    """A plain picture of a canvas, its six spaces in two rows of three."""
+    _, jpeg = cv2.imencode(".jpg", np.full((400, 600, 3), 180, np.uint8))
+    corners = ((0, 0), (200, 0), (200, 200), (0, 200))
+    regions = {
+        f"space {3 * row + column + 1}": [[200 * column + x, 200 * row + y] for x, y in corners]
+        for row in range(2)
+        for column in range(3)
+    }
+    return BoardView(jpeg.tobytes(), {"width": 600, "height": 400, "regions": regions})
+
+
+def overlapping(page: Page) -> list[str]:
+    """Boxes of the explanation that overlap or spill past the screen's width: the headings and
+    lines with each other, and within each the sign, text and points."""
+    found: list[str] = page.evaluate(
+        """() => {
+            const box = (node) => node.getBoundingClientRect();
+            const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+                && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+            const found = [];
+            const check = (nodes, what) => {
+                for (let i = 0; i < nodes.length; i++) {
+                    if (box(nodes[i]).right > window.innerWidth) found.push(`${what} ${i} spills`);
+                    for (let j = i + 1; j < nodes.length; j++)
+                        if (hit(box(nodes[i]), box(nodes[j]))) found.push(`${what}: ${i} / ${j}`);
+                }
+            };
+            const rows = [
+                ...document.querySelectorAll("#explanation h3, #explanation .explain-line"),
+            ];
+            check(rows, "rows");
+            rows.forEach((row, i) => check([...row.children], `row ${i}`));
+            return found;
+        }"""
+    )
+    return found
+
+
+def test_the_seat_page_explains_the_score_linked_to_the_picture(
+    browser: Browser, server: Server
+) -> None:
+    position = random_position("colorfield", random.Random(11))
+    right = position["spaces"][0]
+    board = misread("colorfield", position, "space 1", right["tile"], "edge N looks navy")
+    table, headers = server.table("colorfield")
+    server.show(table, headers, [board], {board.boards: canvas_view()})
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{server.url}/t/{table}/seat/1?token={headers['X-Table-Token']}")
+    expect(page.locator("#board polygon.region")).to_have_count(6)
+    expect(page.locator("#explain")).to_be_hidden()  # no score while a piece needs a look
+
+    # A misread piece on the picture opens the picker; corrected, the board scores.
+    page.locator('#board [data-component="space 1"]').click()
+    expect(page.locator("#fix-title")).to_have_text("Ana's board · space 1")
+    for _ in range(right["rotation"]):
+        page.locator("#fix-rotate").click()
+    page.locator("#fix-save").click()
+    lines = page.locator("#explanation .explain-line")
+    expect(lines.locator(".text")).to_have_text(
+        [
+            "Space 1 · turquoise/navy tile: 2 edges matched",
+            "Space 2 · turquoise/coral/lemon tile: 1 edge matched",
+            "Space 3 · navy/coral tile: no edge matched",
+            "Space 4 · navy/lemon/turquoise tile: 1 edge matched",
+            "Space 5 · navy/turquoise/lemon/coral tile: 1 edge matched",
+            "Space 6 · turquoise/lemon/coral tile: 1 edge matched",
+            "Lemon patch of 2: 1 tile and 1 border segment (a patch scores from 3)",
+        ]
+    )
+    expect(lines.locator(".pts")).to_have_text(["+5", "+1", "0", "+2", "+1", "+2", "0"])
+    expect(lines.locator(".sign")).to_have_text(["✓", "✓", "✗", "✓", "✓", "✓", "✗"])
+    expect(page.locator("#explanation h3")).to_have_text(["Tiles+11", "Largest patch0"])
+    expect(page.locator("#total")).to_have_text("11")
+
+    # A line tapped lights its piece on the picture.
+    lines.nth(1).click()
+    expect(page.locator("#board .region.lit")).to_have_count(1)
+    expect(page.locator('#board [data-component="space 2"]')).to_have_class(re.compile(r"\blit\b"))
+    expect(lines.nth(1)).to_have_attribute("aria-pressed", "true")
+    # A piece tapped lights its lines, scrolled into view: space 5's tile and the patch.
+    page.locator('#board [data-component="space 5"]').click()
+    expect(page.locator("#explanation .explain-line.lit .text")).to_have_text(
+        [re.compile("^Space 5 "), re.compile("^Lemon patch ")]
+    )
+    expect(lines.nth(4)).to_be_in_viewport()
+    expect(lines.nth(1)).to_have_attribute("aria-pressed", "false")
+    no_missing_values(page)
+    assert overlapping(page) == []
