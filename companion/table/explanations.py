@@ -183,30 +183,41 @@ def _isle(score: dict[str, Any], penalties: SeatPenalties | None) -> list[Sectio
 # ---- Pigment Lab ----
 
 
-def _against_card(pan: dict[str, Any]) -> str:
-    """Why a sound pan under a card presses nothing, from the card's face alone."""
-    shade = pan["shade"]["name"]
-    made = pan["colour"]["shade"] or "a colour on no card"
+def verdict_word(pan: dict[str, Any]) -> str:
+    """A pan's verdict in a word or two ("pressed", "too dark"), from the card's face alone."""
+    verdict = pan["verdict"]
+    if verdict != "nothing-happens":
+        return VERDICT_WORDS[verdict]
     if pan["same_colour"]:
-        return f"the colour of {shade}, by another recipe: nothing happens"
-    card = colour_of(pigments.default_content().shades[shade].recipe)
+        return "another recipe"
+    card = colour_of(pigments.default_content().shades[pan["shade"]["name"]].recipe)
     if [band.value for band in card.bands] != pan["bands"]:
-        return f"makes {made}, not {shade}: nothing happens"
-    paler = "too light" if Fraction(pan["colour"]["tio2_share"]) > card.tio2 else "too dark"
-    return f"{paler}, makes {made}: nothing happens"
+        return "wrong colour"
+    return "too light" if Fraction(pan["colour"]["tio2_share"]) > card.tio2 else "too dark"
+
+
+VERDICT_WORDS = MappingProxyType(
+    {
+        "pressed": "pressed",
+        "not-full": "not full",
+        "structural-fault": "not sound",
+        "no-shade": "no shade card",
+    }
+)
 
 
 def _verdict(pan: dict[str, Any], slots: int) -> str:
-    verdict = pan["verdict"]
-    if verdict == "pressed":
-        return "pressed"
-    if verdict == "not-full":
-        return f"not full, {len(pan['chips'])} of {slots} slots filled"
-    if verdict == "structural-fault":
-        return f"not sound: {Cause(pan['fault']).words}"
-    if verdict == "no-shade":
-        return "full, no shade card claimed"
-    return _against_card(pan)
+    """The verdict with why: what is missing, the fault, or what the pan makes instead."""
+    word = verdict_word(pan)
+    if pan["verdict"] == "not-full":
+        return f"{word}, {len(pan['chips'])} of {slots} slots filled"
+    if pan["verdict"] == "structural-fault":
+        return f"{word}: {Cause(pan['fault']).words}"
+    if pan["verdict"] == "no-shade":
+        return f"full, {word} claimed"
+    if pan["verdict"] == "nothing-happens":
+        return f"{word}, makes {pan['colour']['shade'] or 'a colour on no card'}: nothing happens"
+    return word
 
 
 def _pan(name: str, pan: dict[str, Any]) -> Line:

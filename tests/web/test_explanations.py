@@ -20,6 +20,7 @@ from companion.games.pigments.model import Chip
 from companion.positions import evaluate_document
 from companion.samples import random_position
 from companion.table.explanations import Line, Section, explanation_lines
+from companion.table.overlay import marks
 from companion.table.penalties import SeatPenalties
 from companion.table.store import BoardView
 from tests.web.test_game_end import Table
@@ -159,6 +160,35 @@ def test_pigment_lab_pans_in_words_against_the_cards_face_and_the_penalties() ->
     # The lines never name a chip: a card's recipe cannot slip into them.
     text = " ".join(line.text for section in sections for line in section.lines)
     assert not [chip for chip in Chip if chip.value in text]
+
+
+def test_every_pan_verdict_in_words_on_the_lines_and_the_picture() -> None:
+    def palette(large: list[str]) -> dict[str, Any]:
+        pans = [
+            {"pan": "small", "chips": ["TiO2", "TiO2"], "shade": "white"},
+            {"pan": "medium", "chips": ["Fe2O3", "FeO(OH)", "binder"], "shade": None},
+            {"pan": "medium", "chips": ["Fe2O3", "Fe2O3", "binder"], "shade": "coral"},
+            {"pan": "large", "chips": [*large, "binder", "binder"], "shade": "cream"},
+        ]
+        return evaluate_document({"game": "pigments", "pans": pans}, "test", face_down=True).data
+
+    dark = palette(["FeO(OH)", "FeO(OH)", "TiO2"])
+    assert [line.text for line in explanation_lines("pigments", dark)[0].lines] == [
+        "Small pan · white: not sound: not enough binder",
+        "Medium pan 1: full, no shade card claimed",
+        "Medium pan 2 · coral: another recipe, makes coral: nothing happens",
+        "Large pan · cream: too dark, makes apricot: nothing happens",
+    ]
+    assert [mark["text"] for mark in marks("pigments", dark).values()] == [
+        "not sound",
+        "no shade card",
+        "another recipe",
+        "too dark",
+    ]
+    other = palette(["ultramarine", "TiO2", "TiO2"])
+    assert explanation_lines("pigments", other)[0].lines[3].text == (
+        "Large pan · cream: wrong colour, makes ice: nothing happens"
+    )
 
 
 def test_a_seat_board_carries_its_lines_for_people(tmp_path: Path) -> None:
