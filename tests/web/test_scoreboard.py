@@ -192,6 +192,7 @@ def test_a_color_field_game_on_the_scoreboard(
         "Tied on 34 points: the larger patch bonus breaks the tie."
     )
     expect(page.locator("#round")).to_have_text("Game over")
+    expect(page.locator("#to-archive")).to_have_attribute("href", f"/archive#{table}")
     assert seats_in_order(page) == [2, 1]  # the winner first, though the places are equal
     names = ("Earlier rounds", "Edges", "Largest patch", "Total", "Unused Inspiration tokens")
     for seat, numbers in {1: ("22", "12", "0", "34", "3"), 2: ("22", "9", "3", "34", "1")}.items():
