@@ -5,28 +5,56 @@ token."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, jsonify, render_template
+import threading
+
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template
 
 from companion.table.archive import PastGame, newest_first, past_game, player_stats
-from companion.table.session import UnknownTableError
+from companion.table.session import Tables, UnknownTableError
 from web.services import services
 
 archive = Blueprint("archive", __name__)
+KEY = "atelier.archive"
+
+
+class PastGames:
+    """The archive's entries, each kept until its table's log grows (an undo, tokens entered):
+    reading a log again costs about a millisecond an event, mostly its JSON. Held by the app."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[str, tuple[int, PastGame]] = {}  # table: (its newest event, its entry)
+
+    def read(self, tables: Tables) -> tuple[PastGame, ...]:
+        ids = tables.ids()
+        found = []
+        for table in ids:
+            try:
+                state = tables.state(table)
+                if not state.finished:
+                    continue
+                with self._lock:
+                    kept = self._kept.get(table)
+                if kept is None or kept[0] != state.last_event:
+                    # The log as the state saw it: a change meanwhile is read next time.
+                    log = [e for e in tables.events(table) if e.id <= state.last_event]
+                    game = past_game(state, log)
+                    assert game is not None
+                    kept = (state.last_event, game)
+                    with self._lock:
+                        self._kept[table] = kept
+            except UnknownTableError:
+                continue  # removed while the archive was read
+            found.append(kept[1])
+        with self._lock:
+            for gone in self._kept.keys() - set(ids):
+                del self._kept[gone]
+        return newest_first(found)
 
 
 def _past_games() -> tuple[PastGame, ...]:
-    tables = services().tables
-    found = []
-    for table in tables.ids():
-        try:
-            state = tables.state(table)
-            # Only a finished table's log is read again: the others are not in the archive.
-            game = past_game(state, tables.events(table)) if state.finished else None
-        except UnknownTableError:
-            continue  # removed while the archive was read
-        if game is not None:
-            found.append(game)
-    return newest_first(found)
+    kept: PastGames = current_app.extensions.setdefault(KEY, PastGames())
+    return kept.read(services().tables)
 
 
 def _archive_json() -> dict[str, object]:

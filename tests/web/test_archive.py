@@ -9,6 +9,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from unittest.mock import ANY
 
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
@@ -279,6 +280,12 @@ def test_the_archive_json_lists_finished_games_newest_first(tables: Tables) -> N
         ("Ana", "1 win in 2 games (50%)"),
         ("Ben", "1 win in 2 games (50%)"),
     ]
+    # Reopened, a game leaves the archive; ended again, it comes back with its new end.
+    tables.undo(lab)
+    assert [g["table"] for g in client.get("/api/archive").json["games"]] == [field]
+    tables.end_round(lab)
+    again = client.get("/api/archive").json["games"]
+    assert [(g["table"], g["ended"]) for g in again] == [(lab, end_time(tables, lab)), (field, ANY)]
     full = client.get(f"/api/archive/{lab}").json
     assert (full["steps"], [p["history"] for p in full["players"]]) == (
         ["Scan 1", "Scan 2"],
