@@ -117,6 +117,7 @@ def create_app(
     )
 
     from web.api import api
+    from web.archive import archive
     from web.camera import camera
     from web.events import events
     from web.pages import pages
@@ -125,6 +126,7 @@ def create_app(
     app.register_blueprint(api)
     app.register_blueprint(events)
     app.register_blueprint(camera)
+    app.register_blueprint(archive)
 
     @app.before_request
     def refuse_large_body() -> None:

@@ -20,18 +20,14 @@ RAW = re.compile(
 )
 
 
-def raw_text(page: Page, leave_out: str = "") -> list[str]:
-    """Each piece of raw text the page shows (what is visible: a closed "Details" may hold more),
-    but for the parts matching the selector ``leave_out``."""
+def raw_text(page: Page) -> list[str]:
+    """Each piece of raw text the page shows (what is visible: a closed "Details" may hold more)."""
     text = page.locator("body").inner_text()
-    if leave_out:
-        for part in page.locator(leave_out).all_inner_texts():
-            text = text.replace(part, "")
     return sorted({match.group(0) for match in RAW.finditer(text)})
 
 
-def assert_no_raw_text(page: Page, leave_out: str = "") -> None:
-    found = raw_text(page, leave_out)
+def assert_no_raw_text(page: Page) -> None:
+    found = raw_text(page)
     assert found == [], f"raw text on {page.url}: {found}"
 
 

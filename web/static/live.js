@@ -15,16 +15,6 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-// Black or white, whichever reads better on the player's colour (WCAG relative luminance).
-export function inkOn(hex) {
-  const channel = (i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const light = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return light > 0.179 ? "#000" : "#fff";
-}
-
 // A call to the API; changes send the page's join token. Answers {ok, status, data}.
 export async function api(url, { method = "GET", json, form } = {}) {
   const headers = {};

@@ -1,4 +1,5 @@
-import { api, el, inkOn, page } from "./live.js";
+import { inkOn } from "./badge.js";
+import { api, el, page } from "./live.js";
 
 const shade = document.getElementById("shade");
 const pan = document.getElementById("pan");

@@ -23,10 +23,10 @@ VERDICT_WORDS: Mapping[Verdict, VerdictWords] = MappingProxyType(
             "no match", "Nothing happens: it does not match the card (a wrong guess is free)"
         ),
         Verdict.STRUCTURAL_FAULT: VerdictWords(
-            "fault", "Structural fault: one binder is needed for every two pigments"
+            "not sound", "Structural fault: one binder is needed for every two pigments"
         ),
         Verdict.NOT_FULL: VerdictWords("not full", "Not full yet: fill every slot to press"),
-        Verdict.NO_SHADE: VerdictWords("no card", "No shade card: nothing to press against"),
+        Verdict.NO_SHADE: VerdictWords("no shade card", "No shade card: nothing to press against"),
     }
 )
 
