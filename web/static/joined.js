@@ -1,0 +1,75 @@
+// On a table's pages: say whether this page watches or plays (and as whom), take a phone that
+// plays at this table back to its seat, and on a page that plays, let a player allow or refuse
+// the phones asking to join.
+import { api, el, page } from "./live.js";
+import { forget, recall, seatLink } from "./seats.js";
+
+const ASKS_MS = 3000;
+const bar = document.getElementById("who-bar");
+const asks = document.getElementById("join-asks");
+const seat = recall();
+const mine = seat && seat.table === page.table ? seat : null;
+const sent = new URLSearchParams(location.search).get("token");
+
+if (mine && !sent && !bar.dataset.ownSeat) {
+  // The table's scoreboard opened without a token, on a phone that plays here: its seat.
+  location.replace(seatLink(mine));
+} else if (mine && sent === mine.token && !page.token) {
+  // The table was given a new join link since: this phone only watches now.
+  forget();
+} else if (mine && page.token === mine.token) {
+  const own = Number(bar.dataset.ownSeat) === mine.seat;
+  bar.replaceChildren(
+    el("span", { id: "who-text" }, `You are ${mine.name}`),
+    own ? null : el("a", { class: "button", href: seatLink(mine) }, "Your seat"),
+    el(
+      "button",
+      {
+        type: "button",
+        id: "leave",
+        onclick: () => {
+          forget();
+          location.assign("/join");
+        },
+      },
+      "Leave",
+    ),
+  );
+}
+
+async function showAsks() {
+  if (document.hidden) return;
+  let answer;
+  try {
+    answer = await api(`/api/tables/${page.table}/join-requests`);
+  } catch {
+    return; // the server is away for a moment: the next poll asks again
+  }
+  if (!answer.ok) return;
+  asks.replaceChildren(
+    ...answer.data.requests.map((request) =>
+      el(
+        "p",
+        { class: "join-ask", "data-seat": request.seat },
+        el("span", {}, `A phone wants to join as ${request.name}`),
+        el("button", { class: "big", onclick: () => reply(request, true) }, "Allow"),
+        el("button", { class: "danger", onclick: () => reply(request, false) }, "Refuse"),
+      ),
+    ),
+  );
+}
+
+async function reply(request, allow) {
+  const answer = await api(`/api/tables/${page.table}/join-requests/${request.request}`, {
+    method: "POST",
+    json: { allow },
+  });
+  await showAsks();
+  if (!answer.ok) asks.prepend(el("p", { class: "error" }, answer.data.error));
+}
+
+if (asks) {
+  showAsks();
+  setInterval(showAsks, ASKS_MS);
+  document.addEventListener("visibilitychange", showAsks);
+}
