@@ -72,14 +72,12 @@ def _player_json(player: Player) -> dict[str, Any]:
 
 
 @join.get("/join")
-def start() -> str:
-    return render_template("join.html", error=None, typed=request.args.get("code", ""))
-
-
-@join.post("/join")
-def typed() -> Redirect | tuple[str, int]:
-    # A lookup, not a change: no CSRF token, and the Origin check of every POST still applies.
-    text = request.form.get("code", "")
+def start() -> Redirect | tuple[str, int]:
+    # The form is sent with GET: finding a table changes nothing (and a browser posting a form
+    # from a page with no referrer names its origin "null", which every change is refused for).
+    text = request.args.get("code")
+    if text is None:
+        return render_template("join.html", error=None, typed=""), 200
     state = _lookup(text)
     if state is None:
         # The form comes back with the code as typed, to fix one character.

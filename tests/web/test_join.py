@@ -147,7 +147,7 @@ def test_wrong_codes_answer_alike_and_guessing_is_rate_limited(client: Client, a
     }
     assert (alone.status_code, alone.json) == (beside.status_code, beside.json) == (404, expected)
     # The page answers in the same words, with the code kept in the form.
-    page = client.post("/join", data={"code": wrong})
+    page = client.get("/join", query_string={"code": wrong})
     assert page.status_code == 404 and b"No table has the code" in page.data
     assert b'value="ZZZ-ZZZ"' in page.data
     # Ten guesses at once (three made above), then one every 10 s, right or wrong.
@@ -167,7 +167,7 @@ def test_the_join_pages(client: Client, app: Flask) -> None:
     table, token = new_table(client)
     code = grouped(code_of(app, table))
     assert b'name="code"' in client.get("/join").data
-    typed = client.post("/join", data={"code": code.lower()})
+    typed = client.get("/join", query_string={"code": code.lower()})
     assert typed.status_code == 303 and typed.headers["Location"] == f"/join/{code}"
     who = client.get(f"/join/{code}").data.decode()
     assert "Who are you?" in who and "Just watching" in who
