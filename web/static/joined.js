@@ -19,9 +19,9 @@ if (mine && !sent && !bar.dataset.ownSeat) {
   forget();
 } else if (mine && page.token === mine.token) {
   const own = Number(bar.dataset.ownSeat) === mine.seat;
-  bar.replaceChildren(
-    el("span", { id: "who-text" }, `You are ${mine.name}`),
-    own ? null : el("a", { class: "button", href: seatLink(mine) }, "Your seat"),
+  const parts = [el("span", { id: "who-text" }, `You are ${mine.name}`)];
+  if (!own) parts.push(el("a", { class: "button", href: seatLink(mine) }, "Your seat"));
+  parts.push(
     el(
       "button",
       {
@@ -35,6 +35,7 @@ if (mine && !sent && !bar.dataset.ownSeat) {
       "Leave",
     ),
   );
+  bar.replaceChildren(...parts);
 }
 
 async function showAsks() {
