@@ -1,7 +1,7 @@
 // Joining: the code form, then "Who are you?". A player's choice asks the table; the phone
 // waits for a yes from a device already at the table, then opens its seat and remembers it.
 import { api, el, page } from "./live.js";
-import { forget, recall, remember, seatLink } from "./seats.js";
+import { forget, recall, remember, seatLink } from "./my-seat.js";
 
 const POLL_MS = 1000;
 const back = document.getElementById("back");

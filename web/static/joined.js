@@ -2,7 +2,7 @@
 // plays at this table back to its seat, and on a page that plays, let a player allow or refuse
 // the phones asking to join.
 import { api, el, page } from "./live.js";
-import { forget, recall, seatLink } from "./seats.js";
+import { forget, recall, seatLink } from "./my-seat.js";
 
 const ASKS_MS = 3000;
 const bar = document.getElementById("who-bar");
