@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response as Redirect
 
 from companion.table.projection import TableState
@@ -72,15 +73,19 @@ def _player_json(player: Player) -> dict[str, Any]:
 
 
 @join.get("/join")
-def start() -> Redirect | tuple[str, int]:
+def start() -> Redirect | tuple[str, int] | tuple[str, int, dict[str, str]]:
     # The form is sent with GET: finding a table changes nothing (and a browser posting a form
     # from a page with no referrer names its origin "null", which every change is refused for).
     text = request.args.get("code")
     if text is None:
         return render_template("join.html", error=None, typed=""), 200
-    state = _lookup(text)
+    # The form comes back with the code as typed, to fix one character or try again later.
+    try:
+        state = _lookup(text)
+    except TooManyRequests as refused:
+        page = render_template("join.html", error=refused.description, typed=text)
+        return page, 429, {"Retry-After": str(refused.retry_after)}
     if state is None:
-        # The form comes back with the code as typed, to fix one character.
         return render_template("join.html", error=_no_table(text), typed=text), 404
     return redirect(url_for("join.who", code=code_of(state.table)), 303)
 

@@ -159,6 +159,9 @@ def test_wrong_codes_answer_alike_and_guessing_is_rate_limited(client: Client, a
         "error": "too many table codes tried from this address: try again in 10 s"
     }
     assert client.get(f"/join/{code_of(app, table)}").status_code == 429
+    form = client.get("/join", query_string={"code": "k7q-4mz"})
+    assert form.status_code == 429 and form.headers["Retry-After"] == "10"
+    assert b'value="k7q-4mz"' in form.data and b"try again in 10 s" in form.data
     other = {"REMOTE_ADDR": "10.0.0.9"}
     assert client.post("/api/join", json={"code": wrong}, environ_base=other).status_code == 404
 

@@ -42,13 +42,18 @@ def test_a_phone_joins_by_code_and_a_tablet_at_the_table_allows_it(
         phone.wait_for_url(f"**/t/{table}/seat/2?token={token}", timeout=WAIT_MS)
         expect(phone.locator("#who-text")).to_have_text("You are Ben")
         assert "undefined" not in phone.locator("body").inner_text()
-        # The phone keeps its seat: opening /join again takes it back there.
-        phone.goto(f"{server.url}/join")
-        phone.wait_for_url(f"**/t/{table}/seat/2?token={token}", timeout=WAIT_MS)
+        # The phone keeps its seat: opening /join or the table again takes it back there.
+        for address in ("/join", f"/t/{table}"):
+            phone.goto(f"{server.url}{address}")
+            phone.wait_for_url(f"**/t/{table}/seat/2?token={token}", timeout=WAIT_MS)
 
         # A page without the token watches, and offers to play.
         tablet.goto(f"{server.url}/t/{table}")
         expect(tablet.locator("#who-text")).to_have_text("Watching")
         expect(tablet.locator("#join-to-play")).to_have_attribute("href", f"/join/{code}")
+        # A device that came with the join link itself says which player it is.
+        tablet.goto(f"{server.url}/t/{table}/seat/1?token={token}")
+        tablet.get_by_role("button", name="I am Ana").click()
+        expect(tablet.locator("#who-text")).to_have_text("You are Ana")
     finally:
         server.close()

@@ -2,7 +2,7 @@
 // plays at this table back to its seat, and on a page that plays, let a player allow or refuse
 // the phones asking to join.
 import { api, el, page } from "./live.js";
-import { forget, recall, seatLink } from "./my-seat.js";
+import { forget, recall, remember, seatLink } from "./my-seat.js";
 
 const ASKS_MS = 3000;
 const bar = document.getElementById("who-bar");
@@ -18,9 +18,38 @@ if (mine && !sent && !bar.dataset.ownSeat) {
   // The table was given a new join link since: this phone only watches now.
   forget();
 } else if (mine && page.token === mine.token) {
-  const own = Number(bar.dataset.ownSeat) === mine.seat;
-  const parts = [el("span", { id: "who-text" }, `You are ${mine.name}`)];
-  if (!own) parts.push(el("a", { class: "button", href: seatLink(mine) }, "Your seat"));
+  showMine(mine);
+} else if (page.token && bar.dataset.ownSeat) {
+  // A device that came with the join link itself (its QR code) says once which player it is.
+  const me = {
+    table: page.table,
+    seat: Number(bar.dataset.ownSeat),
+    name: bar.dataset.ownName,
+    game: bar.dataset.game,
+    token: page.token,
+  };
+  bar.append(
+    el(
+      "button",
+      {
+        type: "button",
+        id: "this-is-me",
+        onclick: () => {
+          remember(me);
+          showMine(me);
+        },
+      },
+      `I am ${me.name}`,
+    ),
+  );
+}
+
+// The bar of a device that plays as ``me``: who it is, its seat, and a way to leave it.
+function showMine(me) {
+  const parts = [el("span", { id: "who-text" }, `You are ${me.name}`)];
+  if (Number(bar.dataset.ownSeat) !== me.seat) {
+    parts.push(el("a", { class: "button", href: seatLink(me) }, "Your seat"));
+  }
   parts.push(
     el(
       "button",
