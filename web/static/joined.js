@@ -11,19 +11,21 @@ const seat = recall();
 const mine = seat && seat.table === page.table ? seat : null;
 const sent = new URLSearchParams(location.search).get("token");
 
-if (mine && !sent && !bar.dataset.ownSeat) {
-  // The table's scoreboard opened without a token, on a phone that plays here: its seat.
+const ownSeat = Number(bar.dataset.ownSeat || 0);
+
+if (mine && !sent && (!ownSeat || ownSeat === mine.seat)) {
+  // The table's scoreboard, or this phone's seat, opened without a token: its seat, playing.
   location.replace(seatLink(mine));
 } else if (mine && sent === mine.token && !page.token) {
   // The table was given a new join link since: this phone only watches now.
   forget();
 } else if (mine && page.token === mine.token) {
   showMine(mine);
-} else if (page.token && bar.dataset.ownSeat) {
+} else if (page.token && ownSeat) {
   // A device that came with the join link itself (its QR code) says once which player it is.
   const me = {
     table: page.table,
-    seat: Number(bar.dataset.ownSeat),
+    seat: ownSeat,
     name: bar.dataset.ownName,
     game: bar.dataset.game,
     token: page.token,
@@ -47,7 +49,7 @@ if (mine && !sent && !bar.dataset.ownSeat) {
 // The bar of a device that plays as ``me``: who it is, its seat, and a way to leave it.
 function showMine(me) {
   const parts = [el("span", { id: "who-text" }, `You are ${me.name}`)];
-  if (Number(bar.dataset.ownSeat) !== me.seat) {
+  if (ownSeat !== me.seat) {
     parts.push(el("a", { class: "button", href: seatLink(me) }, "Your seat"));
   }
   parts.push(
