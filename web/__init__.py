@@ -136,6 +136,7 @@ def create_app(
     )
 
     from web.api import api
+    from web.archive import archive
     from web.camera import camera
     from web.events import events
     from web.join import join
@@ -145,6 +146,7 @@ def create_app(
     app.register_blueprint(api)
     app.register_blueprint(events)
     app.register_blueprint(camera)
+    app.register_blueprint(archive)
     app.register_blueprint(join)
 
     @app.before_request

@@ -19,6 +19,7 @@ from companion.games.pigments.model import Chip, Pan, PanSize
 from companion.json_input import MAX_WHOLE
 from companion.table.advice import advise_seat
 from companion.table.events import Event
+from companion.table.explanations import explanation_lines
 from companion.table.overlay import marks
 from companion.table.projection import history
 from companion.table.session import Tables
@@ -263,7 +264,8 @@ def advice(table: str, seat: int) -> Response:
 
 @api.get("/tables/<table>/seats/<int:seat>")
 def seat_board(table: str, seat: int) -> Response:
-    """A player's board as last seen: the reading, its marks, and the picture's regions."""
+    """A player's board as last seen: the reading, its marks, its explanation for people and
+    the picture's regions."""
     state, current = _seat(table, seat)
     player = state.setup.player(seat)
     reading = current.reading
@@ -277,6 +279,11 @@ def seat_board(table: str, seat: int) -> Response:
                     "api.seat_picture", table=table, seat=seat, scan=current.reading_event
                 ),
             }
+    explained = (
+        ()
+        if reading is None
+        else explanation_lines(reading.game, reading.scored.score, current.penalties)
+    )
     return jsonify(
         {
             "player": player.to_json() if player else None,
@@ -285,6 +292,7 @@ def seat_board(table: str, seat: int) -> Response:
             "scan": current.reading_event,
             "board": None if reading is None else reading.to_json(),
             "marks": {} if reading is None else marks(reading.game, reading.scored.score),
+            "explanation_lines": [section.to_json() for section in explained],
             "view": view,
         }
     )

@@ -1,8 +1,9 @@
 """What to draw on a board's picture: for each component, the points it earned and the sides that
 matched, taken from the score's own explanation (never computed again here).
 
-Each mark is ``{"text", "good", "sides"}``: a short label, whether it scored, and for a Color
-Field tile the sides (N, E, S, W) that matched, drawn along the tile's edges.
+Each mark is ``{"text", "good", "sides"}``: a short label in words ("+3 perfect", "2 ribbons",
+"too dark"), whether it scored, and for a Color Field tile the sides (N, E, S, W) that matched,
+drawn along the tile's edges.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.games.pigments.model import PAN_NAMES
+from companion.table.explanations import verdict_word
 from companion.table.readings import PAINTING_PLACES
+from companion.words import plural
 
 Marks = dict[str, dict[str, Any]]
 
@@ -37,7 +40,7 @@ def _colorfield(score: dict[str, Any]) -> Marks:
 def _pigments(score: dict[str, Any]) -> Marks:
     return {
         f"shade {name}": {
-            "text": f"{pan['verdict']} +{pan['points']}",
+            "text": verdict_word(pan) + (f" +{pan['points']}" if pan["points"] else ""),
             "good": bool(pan["pressed"]),
             "sides": [],
         }
@@ -61,7 +64,7 @@ def _paintings(score: dict[str, Any]) -> Marks:
     for number, painting in enumerate(score["paintings"], 1):
         ribbons = sum(painting["ribbons"].values())
         marks[f"painting {number} {PAINTING_PLACES[-1]}"] = {
-            "text": f"{ribbons} ribbons"
+            "text": plural(ribbons, "ribbon")
             + (f", {painting['silver']} silver" if painting["silver"] else ""),
             "good": ribbons > 0,
             "sides": [],

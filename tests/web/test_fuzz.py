@@ -141,6 +141,7 @@ def requests(draw: Any) -> dict[str, Any]:
                 ("DELETE", f"/api/tables/{place}", None),
                 ("POST", f"/api/tables/{place}/token", None),
                 ("GET", f"/api/tables/{place}/history", None),
+                ("GET", f"/api/archive/{place}", None),
                 ("POST", f"/api/tables/{place}/scans", "image"),
                 ("POST", f"/api/tables/{place}/corrections", CORRECTION_KEYS),
                 ("POST", f"/api/tables/{place}/rounds", None),

@@ -16,7 +16,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from companion.observation import BoardObservation
-from companion.reading import PhotoReading
+from companion.reading import PhotoReading, StoredViews
 from tests.chromium import WAIT_MS
 from tests.web.fake_reader import FakeReader
 from tests.web.test_game_end import CARDS, CONDITIONS, canvas, paintings, pigments_board, sheet
@@ -60,7 +60,17 @@ class Server:
             BoardObservation(game, seat, (f"{game}/board/{seat}",), position, 0.99, ())
             for seat, position in positions.items()
         ]
-        self.reader.reading = PhotoReading(tuple(boards), {}, 0.0)
+        return self.show(table, headers, boards)
+
+    def show(
+        self,
+        table: str,
+        headers: dict[str, str],
+        boards: list[BoardObservation],
+        views: StoredViews | None = None,
+    ) -> Any:
+        """A photo scanned that the reader reads as ``boards``, with their pictures ``views``."""
+        self.reader.reading = PhotoReading(tuple(boards), dict(views or {}), 0.0)
         answer = self.client.post(
             f"/api/tables/{table}/scans",
             data={"image": (io.BytesIO(b"photo"), "p.jpg")},
@@ -182,6 +192,7 @@ def test_a_color_field_game_on_the_scoreboard(
         "Tied on 34 points: the larger patch bonus breaks the tie."
     )
     expect(page.locator("#round")).to_have_text("Game over")
+    expect(page.locator("#to-archive")).to_have_attribute("href", f"/archive#{table}")
     assert seats_in_order(page) == [2, 1]  # the winner first, though the places are equal
     names = ("Earlier rounds", "Edges", "Largest patch", "Total", "Unused Inspiration tokens")
     for seat, numbers in {1: ("22", "12", "0", "34", "3"), 2: ("22", "9", "3", "34", "1")}.items():

@@ -1,12 +1,11 @@
+import { badge } from "./badge.js";
+import { lineChart } from "./chart.js";
 import { api, el, live, page } from "./live.js";
 
 const players = document.getElementById("players");
 const message = document.getElementById("message");
 const toolCard = document.getElementById("tool-card");
 const declines = document.querySelectorAll("#tools input[data-seat]");
-const SVG = "http://www.w3.org/2000/svg";
-// A second cue besides colour for each player, by seat order: the chart's marker shape.
-const SHAPES = ["circle", "square", "triangle", "diamond", "star"];
 let lastSummary = "";
 let shownTools = null;
 let latest = null;
@@ -57,29 +56,6 @@ function ordinal(n) {
   const tens = n % 100;
   const suffix = tens > 10 && tens < 14 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
   return `${n}${suffix}`;
-}
-
-// Black or white, whichever reads better on the player's colour (WCAG relative luminance).
-function inkOn(hex) {
-  const channel = (i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const light = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return light > 0.179 ? "#000" : "#fff";
-}
-
-// The player's colour with their initial on it, so a colour is never the only cue.
-function badge(p) {
-  return el(
-    "span",
-    {
-      class: "initial",
-      style: `background: ${p.colour}; color: ${inkOn(p.colour)}`,
-      "aria-hidden": "true",
-    },
-    p.name.slice(0, 1).toUpperCase(),
-  );
 }
 
 function showPlayers(scores, ranked) {
@@ -258,102 +234,14 @@ function showChart(scores) {
   const rounds = Math.max(0, ...scores.players.map((p) => p.round_scores.length));
   section.hidden = rounds === 0;
   if (rounds === 0) return;
-  const ranked = rankOrder(scores);
-  const runs = ranked.map((p) => {
+  const series = rankOrder(scores).map((p) => {
     let sum = 0;
-    return p.round_scores.map((points) => (sum += points));
+    const values = p.round_scores.map((points) => (sum += points));
+    const shape = scores.players.indexOf(p);
+    return { key: p.seat, name: p.name, colour: p.colour, shape, values };
   });
-  const top = Math.max(10, ...runs.flat());
-  const step = niceStep(top);
-  const ceiling = Math.ceil(top / step) * step;
-  const [w, h, left, right, up, down] = [420, 240, 40, 90, 14, 30];
-  const span = w - left - right;
-  const x = (r) => left + (rounds === 1 ? span / 2 : (r * span) / (rounds - 1));
-  const y = (v) => up + (h - up - down) * (1 - v / ceiling);
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute(
-    "aria-label",
-    ranked.map((p, i) => `${p.name}: ${runs[i].join(", ") || "no round yet"}`).join("; "),
-  );
-  const add = (parent, tag, attrs, text) => {
-    const node = document.createElementNS(SVG, tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (text !== undefined) node.textContent = text;
-    parent.append(node);
-    return node;
-  };
-  for (let v = 0; v <= ceiling; v += step) {
-    add(svg, "line", { class: "grid", x1: left, x2: w - right + 10, y1: y(v), y2: y(v) });
-    add(svg, "text", { class: "axis", x: left - 6, y: y(v), "text-anchor": "end" }, String(v));
-  }
-  for (let r = 0; r < rounds; r += 1) {
-    const attrs = { class: "axis", x: x(r), y: h - 8, "text-anchor": "middle" };
-    add(svg, "text", attrs, `Round ${r + 1}`);
-  }
-  const labels = [];
-  ranked.forEach((p, i) => {
-    const run = runs[i];
-    if (!run.length) return;
-    const seatIndex = scores.players.indexOf(p);
-    const group = add(svg, "g", {
-      class: "series",
-      "data-seat": p.seat,
-      style: `--colour: ${p.colour}`,
-    });
-    add(group, "polyline", { points: run.map((v, r) => `${x(r)},${y(v)}`).join(" ") });
-    run.forEach((v, r) => {
-      const mark = marker(add, group, SHAPES[seatIndex % SHAPES.length], x(r), y(v));
-      mark.setAttribute("class", "point");
-      mark.setAttribute("data-round", r + 1);
-      add(mark, "title", {}, `${p.name}, round ${r + 1}: ${v}`);
-    });
-    const end = run.length - 1;
-    const text = `${p.name.slice(0, 8)} ${run[end]}`;
-    labels.push({ group, x: x(end) + 10, y: y(run[end]), text });
-  });
-  // Each line named at its end; names of equal totals are spread apart so none hides another.
-  labels.sort((a, b) => a.y - b.y);
-  const GAP = 14;
-  labels.forEach((label, i) => {
-    if (i > 0) label.y = Math.max(label.y, labels[i - 1].y + GAP);
-  });
-  const overflow = labels.length ? labels[labels.length - 1].y - (h - down) : 0;
-  for (const label of labels) {
-    const attrs = { class: "end-label", x: label.x, y: label.y - Math.max(0, overflow) };
-    add(label.group, "text", attrs, label.text);
-  }
-  document.getElementById("chart-plot").replaceChildren(svg);
-}
-
-function niceStep(top) {
-  for (const step of [5, 10, 20, 25, 50, 100]) if (top / step <= 6) return step;
-  return 200;
-}
-
-function marker(add, parent, shape, cx, cy) {
-  const r = 5.5;
-  if (shape === "square") {
-    return add(parent, "rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r });
-  }
-  const points = {
-    triangle: [[0, -r * 1.2], [r * 1.1, r * 0.8], [-r * 1.1, r * 0.8]],
-    diamond: [[0, -r * 1.3], [r * 1.3, 0], [0, r * 1.3], [-r * 1.3, 0]],
-    star: [
-      [0, -r * 1.4],
-      [r * 0.4, -r * 0.4],
-      [r * 1.4, 0],
-      [r * 0.4, r * 0.4],
-      [0, r * 1.4],
-      [-r * 0.4, r * 0.4],
-      [-r * 1.4, 0],
-      [-r * 0.4, -r * 0.4],
-    ],
-  }[shape];
-  if (!points) return add(parent, "circle", { cx, cy, r });
-  const corners = points.map(([dx, dy]) => `${cx + dx},${cy + dy}`).join(" ");
-  return add(parent, "polygon", { points: corners });
+  const steps = Array.from({ length: rounds }, (_, r) => `Round ${r + 1}`);
+  document.getElementById("chart-plot").replaceChildren(lineChart(steps, series));
 }
 
 // After the end: who won, big, and the tie-break in words; no more rounds to end.

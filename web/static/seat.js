@@ -12,7 +12,9 @@ function svg(tag, attrs) {
 }
 
 // The picture with each component outlined: red when unread, blue when corrected by a person,
-// green when it scored; matched tile sides drawn along their edges; points written inside.
+// green when it scored; matched tile edges drawn along them; points written inside. A tap on a
+// misread piece (red) opens the picker when the page may correct; on any other piece it finds
+// the piece's lines in the explanation.
 function drawBoard(data) {
   const figure = document.getElementById("board");
   const view = data.view;
@@ -26,9 +28,16 @@ function drawBoard(data) {
     const read = components[name] || {};
     const mark = data.marks[name] || {};
     const state = read.problem ? "bad" : read.corrected ? "fixed" : mark.good ? "good" : "plain";
-    overlay.append(
-      svg("polygon", { points: points.map((p) => p.join(",")).join(" "), class: `region ${state}` }),
-    );
+    const region = svg("polygon", {
+      points: points.map((p) => p.join(",")).join(" "),
+      class: `region ${state}`,
+      "data-component": name,
+    });
+    region.addEventListener("click", () => {
+      if (read.problem && fixList) correct(data, read);
+      else showLinesOf(name);
+    });
+    overlay.append(region);
     for (const side of mark.sides || []) {
       const [a, b] = SIDES[side].map((i) => points[i]);
       overlay.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "matched" }));
@@ -45,6 +54,120 @@ function drawBoard(data) {
   figure.replaceChildren(el("div", { class: "stack-view" }, image, overlay));
 }
 
+// ---- the explanation, linked to the picture ----
+
+const explained = document.getElementById("explanation");
+// What was tapped last, kept across refreshes: the components lit and the lines (by index).
+let chosen = { marks: [], lines: [] };
+
+function pointsWord(points) {
+  return `${points} point${Math.abs(points) === 1 ? "" : "s"}`;
+}
+
+function pointsCell(points) {
+  if (points === null) return el("span", { class: "pts" });
+  const shown = points > 0 ? `+${points}` : String(points);
+  return el("span", { class: "pts", "aria-label": pointsWord(points) }, shown);
+}
+
+// Lights the components named on the picture and in the piece list, and the given lines.
+function light(marks, lines) {
+  for (const node of document.querySelectorAll("#board .lit, #fix-list .lit, #explanation .lit")) {
+    node.classList.remove("lit");
+  }
+  for (const line of explained.querySelectorAll("[aria-pressed]")) {
+    line.setAttribute("aria-pressed", "false");
+  }
+  for (const name of marks) {
+    const named = `[data-component="${CSS.escape(name)}"]`;
+    for (const node of document.querySelectorAll(`#board ${named}, #fix-list ${named}`)) {
+      node.classList.add("lit");
+    }
+  }
+  for (const index of lines) {
+    const line = explained.querySelector(`[data-line="${index}"]`);
+    if (!line) continue;
+    line.classList.add("lit");
+    if (line.hasAttribute("aria-pressed")) line.setAttribute("aria-pressed", "true");
+  }
+}
+
+function choose(marks, lines) {
+  chosen = { marks, lines };
+  light(marks, lines);
+}
+
+// A tap on a piece: its lines lit and the first scrolled into view.
+function showLinesOf(name) {
+  const lines = [...explained.querySelectorAll(".explain-line")]
+    .filter((line) => JSON.parse(line.dataset.marks).includes(name))
+    .map((line) => line.dataset.line);
+  choose([name], lines);
+  const first = lines.length ? explained.querySelector(`[data-line="${lines[0]}"]`) : null;
+  if (first) first.scrollIntoView({ block: "nearest", behavior: "smooth" });
+}
+
+function explanationLine(line, index) {
+  const marks = JSON.stringify(line.marks);
+  const linked = line.marks.length > 0;
+  const pick = () => {
+    const again = chosen.lines.length === 1 && chosen.lines[0] === index;
+    if (again) choose([], []);
+    else choose(line.marks, [index]);
+  };
+  return el(
+    "li",
+    {
+      class: `explain-line ${line.good ? "good" : "bad"}`,
+      "data-line": index,
+      "data-marks": marks,
+      ...(linked
+        ? {
+            tabindex: 0,
+            role: "button",
+            "aria-pressed": "false",
+            onclick: pick,
+            onkeydown: (event) => {
+              if (event.key !== "Enter" && event.key !== " ") return;
+              event.preventDefault();
+              pick();
+            },
+            onmouseenter: () => light(line.marks, [index]),
+            onmouseleave: () => light(chosen.marks, chosen.lines),
+          }
+        : {}),
+    },
+    el(
+      "span",
+      { class: "sign", role: "img", "aria-label": line.good ? "scores" : "does not score" },
+      line.good ? "✓" : "✗",
+    ),
+    el("span", { class: "text" }, line.text),
+    pointsCell(line.points),
+  );
+}
+
+function showExplanation(data) {
+  const sections = data.explanation_lines;
+  document.getElementById("explain").hidden = sections.length === 0;
+  document.getElementById("explain-hint").hidden = !data.view;
+  explained.replaceChildren(
+    ...sections.map((section, s) =>
+      el(
+        "section",
+        { class: "explain-section" },
+        el("h3", {}, el("span", { class: "text" }, section.title), pointsCell(section.points)),
+        el(
+          "ul",
+          { class: "explain-lines" },
+          section.lines.map((line, l) => explanationLine(line, `${s}.${l}`)),
+        ),
+      ),
+    ),
+  );
+  light(chosen.marks, chosen.lines);
+}
+
 async function refresh() {
   const answer = await api(page.board);
   if (!answer.ok) return;
@@ -54,7 +177,7 @@ async function refresh() {
   if (data.board === null) return;
   shownScan = data.scan;
   drawBoard(data);
-  document.getElementById("explanation").textContent = data.board.explanation || "";
+  showExplanation(data);
   document
     .getElementById("warnings")
     .replaceChildren(...data.board.warnings.map((w) => el("li", {}, `${w.message} (${w.rule})`)));
@@ -68,26 +191,30 @@ async function refresh() {
 const fixList = document.getElementById("fix-list");
 const pieces = fixList ? loadContent(page.content) : null;
 
-async function showPieces(data) {
+async function correct(data, component) {
   const content = await pieces;
   const owner = data.player ? `${data.player.name}'s board` : "The board";
+  const value = await pick(document.getElementById("fix"), {
+    game: data.board.game,
+    component,
+    content,
+    title: `${owner} · ${component.component}`,
+  });
+  if (value === undefined) return;
+  const answer = await api(page.corrections, {
+    method: "POST",
+    json: { scan: data.scan, seat: Number(page.seat), component: component.component, value },
+  });
+  document.getElementById("fix-message").textContent = answer.ok ? "" : answer.data.error;
+  if (answer.ok) refresh();
+}
+
+async function showPieces(data) {
+  const content = await pieces;
   fixList.replaceChildren(
-    ...componentList(data.board.game, data.board, content, async (component) => {
-      const value = await pick(document.getElementById("fix"), {
-        game: data.board.game,
-        component,
-        content,
-        title: `${owner} · ${component.component}`,
-      });
-      if (value === undefined) return;
-      const answer = await api(page.corrections, {
-        method: "POST",
-        json: { scan: data.scan, seat: Number(page.seat), component: component.component, value },
-      });
-      document.getElementById("fix-message").textContent = answer.ok ? "" : answer.data.error;
-      if (answer.ok) refresh();
-    }),
+    ...componentList(data.board.game, data.board, content, (component) => correct(data, component)),
   );
+  light(chosen.marks, chosen.lines);
 }
 
 refresh();
