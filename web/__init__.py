@@ -23,8 +23,18 @@ from companion.table.session import (
     Tables,
     UnknownTableError,
 )
-from web.access import BURST, PER_MINUTE, UNSAFE_METHODS, CreationLimit, Hosts
+from web.access import (
+    BURST,
+    GUESSES_BURST,
+    GUESSES_PER_MINUTE,
+    PER_MINUTE,
+    UNSAFE_METHODS,
+    Hosts,
+    RateLimit,
+)
+from web.codes import TableCodes
 from web.hub import Hub
+from web.seat_requests import JoinRequests
 from web.services import Services, install, services
 
 MAX_UPLOAD = 16 * 1024 * 1024  # a phone photo is 2..8 MB
@@ -39,6 +49,8 @@ DEFAULTS: Mapping[str, Any] = {
     "ALLOWED_HOSTS": (),
     "TABLES_PER_MINUTE": PER_MINUTE,
     "TABLES_BURST": BURST,
+    "GUESSES_PER_MINUTE": GUESSES_PER_MINUTE,
+    "GUESSES_BURST": GUESSES_BURST,
     # Photos read at once: the scanner reads one at a time, and each photo is up to 151 MB once
     # decoded, so one scanned and one decoded beside it keep the scanner busy; more would only
     # wait in memory. A photo that finds no slot within PHOTO_WAIT_S is refused (503).
@@ -78,6 +90,10 @@ def _secret_key(folder: Path) -> bytes:
     return key
 
 
+def _as_bytes(key: str | bytes) -> bytes:
+    return key if isinstance(key, bytes) else key.encode()
+
+
 def create_app(
     config: Mapping[str, Any],
     reader: TableReader,
@@ -110,9 +126,12 @@ def create_app(
             live,
             led_state,
             Hosts.of(app.config["ALLOWED_HOSTS"]),
-            CreationLimit(app.config["TABLES_PER_MINUTE"], app.config["TABLES_BURST"]),
+            RateLimit(app.config["TABLES_PER_MINUTE"], app.config["TABLES_BURST"]),
             threading.BoundedSemaphore(int(app.config["PHOTOS_AT_ONCE"])),
             float(app.config["PHOTO_WAIT_S"]),
+            TableCodes(_as_bytes(app.config["SECRET_KEY"])),
+            RateLimit(app.config["GUESSES_PER_MINUTE"], app.config["GUESSES_BURST"]),
+            JoinRequests(),
         ),
     )
 
@@ -120,6 +139,7 @@ def create_app(
     from web.archive import archive
     from web.camera import camera
     from web.events import events
+    from web.join import join
     from web.pages import pages
 
     app.register_blueprint(pages)
@@ -127,6 +147,7 @@ def create_app(
     app.register_blueprint(events)
     app.register_blueprint(camera)
     app.register_blueprint(archive)
+    app.register_blueprint(join)
 
     @app.before_request
     def refuse_large_body() -> None:

@@ -1,5 +1,6 @@
 """Which requests the server answers at all: those addressed to one of its own names, those that
-change something only from its own pages, and new tables no faster than people start games.
+change something only from its own pages, new tables no faster than people start games, and
+table codes guessed no faster than people type them.
 
 A page on another site can make a browser send requests here in two ways. It can point a name
 of its own at this machine's address (DNS rebinding): the browser then sends that name as the
@@ -26,6 +27,10 @@ LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 # at once and one more every 60 / PER_MINUTE seconds.
 PER_MINUTE = 10
 BURST = 20
+# A person types a table's code once or twice; each phone has its own address. Ten guesses at
+# once and one more every 10 s take some 100,000 days to walk the codes of one table.
+GUESSES_PER_MINUTE = 6
+GUESSES_BURST = 10
 # Clients not heard from for this long are forgotten: the limiter holds only recent ones.
 FORGET_S = 600.0
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -85,9 +90,9 @@ class Hosts:
         )
 
 
-class CreationLimit:
-    """How many tables each client address may create: a bucket of ``burst`` that refills at
-    ``per_minute``. Thread-safe; held by the app."""
+class RateLimit:
+    """How often each client address may do one thing (create a table, guess a code): a bucket
+    of ``burst`` that refills at ``per_minute``. Thread-safe; held by the app."""
 
     def __init__(
         self,
@@ -102,8 +107,8 @@ class CreationLimit:
         self._buckets: dict[str, tuple[float, float]] = {}  # client: (tokens, when)
 
     def take(self, client: str) -> float:
-        """Take one creation for ``client``: 0 when it may go ahead, else how many seconds until
-        it may."""
+        """Take one go for ``client``: 0 when it may go ahead, else how many seconds until it
+        may."""
         now = self.clock()
         with self._lock:
             self._forget(now)

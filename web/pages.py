@@ -132,6 +132,7 @@ def scoreboard(table: str) -> str:
         "scoreboard.html",
         state,
         join_url=link,
+        join_address=_public_url("join.start"),
         qr=qr_svg(link),
         declared_end=DECLARED_END,
         penalty_games=PENALTY_GAMES,

@@ -16,7 +16,7 @@ import secrets
 from flask import abort, request, session
 from werkzeug.exceptions import TooManyRequests
 
-from web.access import retry_after
+from web.access import RateLimit, retry_after
 from web.services import services
 
 HEADER = "X-Table-Token"
@@ -49,11 +49,19 @@ def not_fed_live(table: str) -> None:
 def slow_down() -> None:
     """Refuse (429, with ``Retry-After``) a new table from a client that created too many just
     now."""
-    wait = services().creations.take(request.remote_addr or "")
+    _within(services().creations, "too many new tables from this address")
+
+
+def slow_guesses() -> None:
+    """Refuse (429, with ``Retry-After``) a table code from a client that tried too many just
+    now, whether or not they were right: a code cannot be walked."""
+    _within(services().guesses, "too many table codes tried from this address")
+
+
+def _within(limit: RateLimit, what: str) -> None:
+    wait = limit.take(request.remote_addr or "")
     if wait > 0:
-        refused = TooManyRequests(
-            description=f"too many new tables from this address: try again in {retry_after(wait)} s"
-        )
+        refused = TooManyRequests(description=f"{what}: try again in {retry_after(wait)} s")
         refused.retry_after = int(retry_after(wait))
         raise refused
 

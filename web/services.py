@@ -1,7 +1,8 @@
 """What the app's views share, held by the app itself (never by the module): the tables of the
 data folder, the hub of live streams, the photo reader and the slots of the photos it reads at
 once, the stream timings, the live source and the LED displays when the server has them, the
-names it answers to and the limit on creating tables."""
+names it answers to, the limits on creating tables and guessing codes, the tables' short codes
+and the phones asking to join."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from flask import Flask, current_app
 
 from companion.reading import Live, TableReader
 from companion.table.session import Tables
-from web.access import CreationLimit, Hosts
+from web.access import Hosts, RateLimit
+from web.codes import TableCodes
 from web.hub import Hub
+from web.seat_requests import JoinRequests
 
 KEY = "atelier"
 
@@ -29,9 +32,12 @@ class Services:
     live: Live | None  # the source feeding tables hands-free (``atelier serve --camera``)
     led_state: Callable[[], Mapping[str, object]] | None  # what emulated LED displays show
     hosts: Hosts  # the names the server answers to
-    creations: CreationLimit  # how fast each client may create tables
+    creations: RateLimit  # how fast each client may create tables
     photo_slots: threading.BoundedSemaphore  # one per photo read (decoded and scanned) at once
     photo_wait_s: float  # how long a photo waits for a slot before it is refused (503)
+    codes: TableCodes  # each table's short code, from the server's secret key
+    guesses: RateLimit  # how fast each client may try table codes
+    join_requests: JoinRequests  # phones waiting for a player to let them join
 
 
 def install(app: Flask, services: Services) -> None:

@@ -19,7 +19,7 @@ from tests.cli import assert_user_error, atelier
 from tests.web.conftest import PLAYERS, Client, new_table
 from tests.web.test_live import messages
 from web import create_app
-from web.access import CreationLimit, Hosts, host_name
+from web.access import Hosts, RateLimit, host_name
 from web.services import install, services_of
 
 
@@ -207,7 +207,7 @@ def test_a_table_the_live_camera_feeds_keeps_its_token_and_stays(
 
 def test_tables_are_created_no_faster_than_the_limit(client: Client, app: Flask) -> None:
     now = [0.0]
-    limit = CreationLimit(per_minute=6, burst=2, clock=lambda: now[0])
+    limit = RateLimit(per_minute=6, burst=2, clock=lambda: now[0])
     install(app, dataclasses.replace(services_of(app), creations=limit))
     body = {"game": "colorfield", "players": PLAYERS}
     assert [client.post("/api/tables", json=body).status_code for _ in range(2)] == [201, 201]
@@ -226,7 +226,7 @@ def test_tables_are_created_no_faster_than_the_limit(client: Client, app: Flask)
 
 
 def test_the_start_form_counts_against_the_same_limit(client: Client, app: Flask) -> None:
-    limit = CreationLimit(per_minute=1, burst=1, clock=lambda: 0.0)
+    limit = RateLimit(per_minute=1, burst=1, clock=lambda: 0.0)
     install(app, dataclasses.replace(services_of(app), creations=limit))
     client.get("/")  # the session's CSRF token
     with client.session_transaction() as session:
