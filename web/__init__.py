@@ -63,8 +63,10 @@ STATUS: Mapping[type[AtelierError], int] = {
     NothingReadError: 422,
 }
 SECURITY_HEADERS = {
-    # Pages carry the join token in their address: never send it to another site.
-    "Referrer-Policy": "no-referrer",
+    # Pages carry the join token in their address: never send it to another site. Not
+    # "no-referrer": under it a browser posts a form with "Origin: null", which the origin check
+    # must refuse, and the start form would never work.
+    "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; "

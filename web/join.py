@@ -74,8 +74,7 @@ def _player_json(player: Player) -> dict[str, Any]:
 
 @join.get("/join")
 def start() -> Redirect | tuple[str, int] | tuple[str, int, dict[str, str]]:
-    # The form is sent with GET: finding a table changes nothing (and a browser posting a form
-    # from a page with no referrer names its origin "null", which every change is refused for).
+    # The form is sent with GET: finding a table changes nothing.
     text = request.args.get("code")
     if text is None:
         return render_template("join.html", error=None, typed=""), 200

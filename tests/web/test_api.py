@@ -323,7 +323,7 @@ def test_pages_render_and_carry_the_token_only_when_given(client: Client) -> Non
         answer = client.get(path)
         assert answer.status_code == 200, path
         assert token not in answer.text
-        assert answer.headers["Referrer-Policy"] == "no-referrer"
+        assert answer.headers["Referrer-Policy"] == "same-origin"
         assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
     joined = client.get(f"/t/{table}?token={token}")
     assert f'data-token="{token}"' in joined.text and "<svg" in joined.text

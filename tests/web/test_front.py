@@ -34,7 +34,7 @@ def test_pages_and_the_api_over_one_kept_alive_connection(flask_app: Flask) -> N
         connection.request("GET", "/")
         page = connection.getresponse()
         assert page.status == 200 and b"<html" in page.read()
-        assert page.getheader("Referrer-Policy") == "no-referrer"
+        assert page.getheader("Referrer-Policy") == "same-origin"
         first = connection.sock
         connection.request("HEAD", "/")
         head = connection.getresponse()

@@ -6,33 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.chromium import WAIT_MS
+from tests.web.page_checks import assert_no_overlaps
 from tests.web.test_scoreboard import PHONE, TABLET, Server
 from web.codes import grouped
 from web.services import services_of
-
-
-def overlapping(page: Page, selector: str) -> list[str]:
-    """The pairs of the elements ``selector`` finds whose boxes overlap."""
-    found: list[str] = page.evaluate(
-        """(selector) => {
-            const nodes = [...document.querySelectorAll(selector)];
-            const boxes = nodes.map((node) => node.getBoundingClientRect());
-            const found = [];
-            for (let i = 0; i < boxes.length; i++)
-                for (let j = i + 1; j < boxes.length; j++) {
-                    const [a, b] = [boxes[i], boxes[j]];
-                    if (a.left < b.right - 0.5 && b.left < a.right - 0.5
-                        && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
-                        found.push(`${nodes[i].textContent} / ${nodes[j].textContent}`);
-                }
-            return found;
-        }""",
-        selector,
-    )
-    return found
 
 
 # Two browser contexts and six page loads: 5 to 10 s on a loaded two-core machine.
@@ -52,7 +32,7 @@ def test_a_phone_joins_by_code_and_a_tablet_at_the_table_allows_it(
         phone.get_by_role("button", name="Join").click()
         expect(phone.locator("h1")).to_have_text("Who are you?")
         expect(phone.locator(".who-name")).to_have_text(["Ana", "Ben"])
-        assert overlapping(phone, ".who-list li, h1, .small") == []
+        assert_no_overlaps(phone, ".who-list li, h1, .small")
         phone.get_by_role("button", name="Ben", exact=True).click()
         expect(phone.locator("#waiting-text")).to_have_text("Asking to play as Ben…")
 
@@ -68,7 +48,7 @@ def test_a_phone_joins_by_code_and_a_tablet_at_the_table_allows_it(
         expect(phone.locator("#who-text")).to_have_text("You are Ben")
         words = phone.locator("body").inner_text()
         assert "undefined" not in words and table not in words and token not in words
-        assert overlapping(phone, "#who-bar > *") == []
+        assert_no_overlaps(phone, "#who-bar > *")
         # The phone keeps its seat: opening /join or the table again takes it back there.
         for address in ("/join", f"/t/{table}"):
             phone.goto(f"{server.url}{address}")
