@@ -37,7 +37,7 @@ from companion.games.colorfield.changes import diff
 from companion.games.colorfield.legality import Violation
 from companion.games.colorfield.model import SPACES, Canvas, TileKind
 from companion.games.colorfield.standings import dense_positions, keep_allowance
-from companion.table.describe import tile_words
+from companion.games.colorfield.words import placed_tile_words
 
 ROUND_DECK: Final = "round-deck"
 
@@ -58,7 +58,7 @@ def round_deck(after: Canvas, placed: Sequence[int], round_number: int) -> tuple
     """A tile newly placed in round ``round_number`` comes from that round's deck."""
     expected = TileKind.for_round(round_number)
     wrong = [
-        (space, placed_tile.tile)
+        (space, placed_tile)
         for space in placed
         if (placed_tile := after.at(space)) is not None
         and placed_tile.tile.kind is not None
@@ -71,7 +71,7 @@ def round_deck(after: Canvas, placed: Sequence[int], round_number: int) -> tuple
             ROUND_DECK,
             tuple(sorted(space for space, _ in wrong)),
             f"a turn of round {round_number} takes a tile of the Round {round_number} deck, but "
-            + ", ".join(f"space {s} holds {tile_words(t)}" for s, t in wrong),
+            + ", ".join(f"space {s} holds {placed_tile_words(t)}" for s, t in wrong),
         ),
     )
 
@@ -118,7 +118,7 @@ def judge_round_start(
                 "priming-foundation",
                 tuple(drawn),
                 "priming lays Foundation tiles and one turn places one tile, but "
-                + ", ".join(f"space {s} holds {tile_words(tiles[s].tile)}" for s in drawn),
+                + ", ".join(f"space {s} holds {placed_tile_words(tiles[s])}" for s in drawn),
             )
         )
     expected = TileKind.for_round(round_number)

@@ -15,13 +15,15 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.content import pigments
+from companion.games.colorfield.words import tile_colours
 from companion.games.pigments.colour import colour_of
 from companion.games.pigments.faults import Cause
 from companion.games.pigments.model import BOARD, PAN_NAMES
 from companion.games.pigments.verdict_words import verdict_words
+from companion.games.pigments.words import pan_label
 from companion.table.penalties import SeatPenalties, diagnosis_points, spill_points
 from companion.table.readings import PAINTING_PLACES
-from companion.words import plural
+from companion.words import listed, plural
 
 SIDE_WORDS = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
 
@@ -59,16 +61,12 @@ class Section:
         }
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
-
-
 # ---- Color Field ----
 
 
 def _tile(tile: dict[str, Any]) -> Line:
     # A tile is told by its colours as placed (top, right, bottom, left), never by its id.
-    colours = list(dict.fromkeys(side["color"] for side in tile["sides"]))
+    colours = tile_colours(side["color"] for side in tile["sides"])
     matched = sum(1 for side in tile["sides"] if side["matched"])
     if tile["perfect"]:
         how = f"all {matched} edges matched, perfect"
@@ -76,7 +74,7 @@ def _tile(tile: dict[str, Any]) -> Line:
         how = f"{plural(matched, 'edge')} matched"
     else:
         how = "no edge matched"
-    text = f"Space {tile['space']} · {'/'.join(colours)} tile: {how}"
+    text = f"Space {tile['space']} · {colours} tile: {how}"
     return Line(text, tile["points"], tile["points"] > 0, (f"space {tile['space']}",))
 
 
@@ -86,7 +84,7 @@ def _patch(patch: dict[str, Any]) -> Line:
     parts = [plural(len(patch["spaces"]), "tile")]
     if patch["segments"]:
         parts.append(plural(len(patch["segments"]), "border segment"))
-    text = f"{patch['color'].capitalize()} patch of {patch['size']}: {_and(parts)}"
+    text = f"{patch['color'].capitalize()} patch of {patch['size']}: {listed(parts)}"
     if not patch["points"]:
         text += " (a patch scores from 3)"
     marks = tuple(f"space {space}" for space in patch["spaces"])
@@ -112,7 +110,7 @@ def _cards(painting: int, icons: list[dict[str, Any]]) -> tuple[str, ...]:
 
 def _card_words(icons: list[dict[str, Any]]) -> str:
     places = [PAINTING_PLACES[card].split()[1] for card in sorted({i["card"] for i in icons})]
-    return f"{_and(places)} card{'s' if len(places) > 1 else ''}"
+    return f"{listed(places)} card{'s' if len(places) > 1 else ''}"
 
 
 def _ribbon_lines(card: str, paintings: list[dict[str, Any]]) -> tuple[Line, ...]:
@@ -212,9 +210,8 @@ def _verdict(pan: dict[str, Any], slots: int) -> str:
 
 
 def _pan(name: str, pan: dict[str, Any]) -> Line:
-    size = next(size for n, size in zip(PAN_NAMES, BOARD, strict=True) if n == name)
-    number = name.partition("-")[2]
-    label = f"{size.value.capitalize()} pan{f' {number}' if number else ''}"
+    size = BOARD[PAN_NAMES.index(name)]
+    label = pan_label(name).capitalize()
     if pan["shade"] is not None:
         label += f" · {pan['shade']['name']}"
     marks = [f"{name} window {i}" for i in range(1, size.windows + 1)]

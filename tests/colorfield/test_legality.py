@@ -73,8 +73,9 @@ def test_foundation_tile_primed_turned_breaks_the_up_mark() -> None:
     assert found == Violation(
         "up-mark",
         (1,),
-        "Foundation tiles are primed with the up-mark to the top, but space 1 holds F-01 at "
-        "rotation 1",
+        # F-01 prints lemon, lemon, lemon, coral (top first): turned right, coral shows on top.
+        "Foundation tiles are primed with the up-mark to the top, but space 1 holds the "
+        "coral/lemon tile with its up-mark to the right",
     )
 
 
@@ -83,7 +84,8 @@ def test_priming_with_a_round_tile_is_refused() -> None:
     assert found == Violation(
         "priming-foundation",
         (2,),
-        "priming uses Foundation tiles only, but space 2 holds R1-01 (round1)",
+        "priming uses Foundation tiles only, but space 2 holds the lemon/coral tile from the "
+        "Round 1 deck",
     )
 
 

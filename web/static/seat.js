@@ -1,6 +1,6 @@
 import { api, el, live, page } from "./live.js";
 import { fittedLabel, widthOf } from "./labels.js";
-import { componentList, loadContent, pick } from "./picker.js";
+import { capital, componentList, loadContent, pick } from "./picker.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const SIDES = { N: [0, 1], E: [1, 2], S: [2, 3], W: [3, 0] };
@@ -179,7 +179,7 @@ async function refresh() {
   showExplanation(data);
   document
     .getElementById("warnings")
-    .replaceChildren(...data.board.warnings.map((w) => el("li", {}, `${w.message} (${w.rule})`)));
+    .replaceChildren(...data.board.warnings.map((w) => el("li", {}, capital(w.message))));
   document
     .getElementById("problems")
     .replaceChildren(...data.board.problems.map((p) => el("li", {}, p)));

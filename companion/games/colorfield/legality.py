@@ -19,6 +19,7 @@ from typing import Any, Literal
 from companion.games.colorfield.changes import CanvasChange, diff
 from companion.games.colorfield.model import Canvas, TileKind
 from companion.games.colorfield.state import TURNS_PER_ROUND
+from companion.games.colorfield.words import placed_tile_words, up_mark_words
 from companion.words import plural
 
 TransitionKind = Literal["priming", "turn", "reset", "inspiration"]
@@ -133,7 +134,7 @@ def check_priming(before: Canvas, after: Canvas, change: CanvasChange) -> tuple[
         )
     primed = [(s, p) for s in change.filled if (p := after.at(s)) is not None]
     wrong_deck = [
-        (s, p.tile)
+        (s, p)
         for s, p in primed
         if p.tile.kind is not None and p.tile.kind is not TileKind.FOUNDATION
     ]
@@ -143,7 +144,7 @@ def check_priming(before: Canvas, after: Canvas, change: CanvasChange) -> tuple[
                 "priming-foundation",
                 tuple(s for s, _ in wrong_deck),
                 "priming uses Foundation tiles only, but "
-                + ", ".join(f"space {s} holds {t.label()} ({t.kind})" for s, t in wrong_deck),
+                + ", ".join(f"space {s} holds {placed_tile_words(p)}" for s, p in wrong_deck),
             )
         )
     unmarked = [(s, p) for s, p in primed if p.tile.up_mark and p.rotation != 0]
@@ -154,7 +155,8 @@ def check_priming(before: Canvas, after: Canvas, change: CanvasChange) -> tuple[
                 tuple(s for s, _ in unmarked),
                 "Foundation tiles are primed with the up-mark to the top, but "
                 + ", ".join(
-                    f"space {s} holds {p.tile.label()} at rotation {p.rotation}"
+                    f"space {s} holds {placed_tile_words(p, deck=False)} with its up-mark "
+                    f"{up_mark_words(p.rotation)}"
                     for s, p in unmarked
                 ),
             )

@@ -26,6 +26,7 @@ from companion.games.isle.hexgrid import Cell
 from companion.games.isle.model import Colour, Sheet
 from companion.games.isle.placements import can_fill, is_connected
 from companion.games.violations import Violation
+from companion.words import listed
 
 SWAPPING_PLAYERS = 2  # the most players the colour swap is defined for
 
@@ -87,7 +88,9 @@ def check(before: Sheet, after: Sheet, round_: Round) -> tuple[Violation, ...]:
                 "cell-recoloured",
                 _names([cell for cell, _, _ in change.recoloured]),
                 "a filled cell keeps its colour, but "
-                + ", ".join(f"{cell} was {was}, now {now}" for cell, was, now in change.recoloured),
+                + ", ".join(
+                    f"{_cells([cell])} was {was}, now {now}" for cell, was, now in change.recoloured
+                ),
             )
         )
     found.extend(_the_fill(before, change, round_))
@@ -115,7 +118,7 @@ def _the_fill(before: Sheet, change: Fill, round_: Round) -> list[Violation]:
             Violation(
                 "one-colour",
                 _names(cells),
-                f"a round's group is of one colour, but the new cells are {_and(colours)}",
+                f"a round's group is of one colour, but the new cells are {listed(colours)}",
             )
         )
     if not is_connected(island, island.mask_of(cells)):
@@ -123,7 +126,7 @@ def _the_fill(before: Sheet, change: Fill, round_: Round) -> list[Violation]:
             Violation(
                 "one-group",
                 _names(cells),
-                f"a round's cells make one connected group, but {_cells(cells)} do not",
+                f"a round's cells make one connected group, but the new {_cells(cells)} do not",
             )
         )
     if round_.roll is not None and len(cells) != round_.roll:
@@ -162,8 +165,6 @@ def _names(cells: Sequence[Cell]) -> tuple[str, ...]:
 
 
 def _cells(cells: Sequence[Cell]) -> str:
-    return ", ".join(str(cell) for cell in sorted(cells))
-
-
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    """``cell (4,7)``, ``cells (4,7) and (4,8)``: as the table's pages name a cell."""
+    places = [f"({cell.row},{cell.col})" for cell in sorted(cells)]
+    return f"cell{'' if len(places) == 1 else 's'} {listed(places)}"

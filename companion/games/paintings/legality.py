@@ -31,9 +31,9 @@ from companion.errors import AtelierError
 from companion.fields import Field
 from companion.games.paintings.model import ArtCard, Painting
 from companion.games.paintings.position import PaintingsPosition, parse_position
+from companion.games.paintings.words import PLACES, card_words, place_words
 from companion.games.violations import Violation
-
-PLACES = ("bottom", "middle", "top")
+from companion.words import listed
 
 
 def check(
@@ -82,10 +82,6 @@ def _same(first: ArtCard, second: ArtCard) -> bool:
     return first.slots == second.slots
 
 
-def _label(card: ArtCard) -> str:
-    return card.id if card.id is not None else "an inline card"
-
-
 def _changed(was: Sequence[Painting], now: Sequence[Painting]) -> list[Violation]:
     found = []
     # Only the paintings in both scans: a missing or extra one is another rule's.
@@ -101,7 +97,8 @@ def _changed(was: Sequence[Painting], now: Sequence[Painting]) -> list[Violation
             "its cards are in another order"
             if reordered
             else "; ".join(
-                f"card {PLACES[k]} was {_label(old.cards[k])}, now {_label(new.cards[k])}"
+                f"the {PLACES[k]} card was {card_words(old.cards[k])}, "
+                f"now {card_words(new.cards[k])}"
                 for k in places
             )
         )
@@ -145,11 +142,13 @@ def _too_many(was: Sequence[Painting], now: Sequence[Painting]) -> list[Violatio
 
 
 def _twice(now: PaintingsPosition, others: Sequence[PaintingsPosition]) -> list[Violation]:
-    places: dict[str, list[str]] = {}
+    places: dict[str, list[tuple[int, int]]] = {}
+    cards: dict[str, ArtCard] = {}
     for number, painting in enumerate(now.paintings, 1):
         for k, card in enumerate(painting.cards):
             if card.id is not None:
-                places.setdefault(card.id, []).append(card_name(number, k))
+                places.setdefault(card.id, []).append((number, k))
+                cards[card.id] = card
     # The parser already refuses a hand card that is also in a painting of the same position.
     elsewhere = {
         card.id
@@ -159,12 +158,16 @@ def _twice(now: PaintingsPosition, others: Sequence[PaintingsPosition]) -> list[
     }
     reasons = []
     components: list[str] = []
-    for card_id, names in places.items():
-        if len(names) > 1:
-            reasons.append(f"{card_id} lies in {' and '.join(names)}")
+    for card_id, found in places.items():
+        names = [card_name(*place) for place in found]
+        where = listed([place_words(*place) for place in found])
+        if len(found) > 1:
+            reasons.append(f"{card_words(cards[card_id])} is {where}")
             components += names
         if card_id in elsewhere:
-            reasons.append(f"{card_id} ({', '.join(names)}) is also on another player's board")
+            reasons.append(
+                f"{card_words(cards[card_id])}, {where}, is also on another player's board"
+            )
             components += [n for n in names if n not in components]
     if not reasons:
         return []

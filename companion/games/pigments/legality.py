@@ -49,10 +49,12 @@ from companion.content.pigments import default_content
 from companion.errors import AtelierError
 from companion.fields import Field
 from companion.games.pigments.checker import Verdict, check_pan
-from companion.games.pigments.model import BOARD, PAN_NAMES, Chip, Shade, canonical, spell
+from companion.games.pigments.model import BOARD, PAN_NAMES, Chip, Shade, canonical
 from companion.games.pigments.position import PalettePosition, PanPosition, parse_position
 from companion.games.pigments.shades import ShadeCatalogue
+from companion.games.pigments.words import chips_words, pan_label
 from companion.games.violations import Violation
+from companion.words import listed
 
 MAX_HELD = 2
 
@@ -109,6 +111,10 @@ class PanChange:
     @property
     def name(self) -> str:
         return PAN_NAMES[self.index]
+
+    @property
+    def label(self) -> str:
+        return pan_label(self.name)
 
     @property
     def slots(self) -> tuple[str, ...]:
@@ -303,15 +309,17 @@ def _report(
         assert shade is not None  # a pan that would press has a shade
         what = []
         if pan.chips_changed:
-            what.append(f"{spell(pan.before.pan.chips)} became {spell(pan.after.pan.chips)}")
+            what.append(
+                f"its {chips_words(pan.before.pan.chips)} became {chips_words(pan.after.pan.chips)}"
+            )
         if pan.claimed:
             what.append(f"its card is now {_shade_name(pan.after.shade)}")
         found.append(
             Violation(
                 "pressed-pan-changed",
                 (pan.slots if pan.chips_changed else ()) + (("shade " + pan.name,) * pan.claimed),
-                f"{pan.name} held {shade.name}'s recipe, full and sound, so it could have been "
-                f"pressed, and a pressed pan takes no more chips and keeps its card; but "
+                f"the {pan.label} was full and sound and matched {shade.name}, so it could have "
+                f"been pressed, and a pressed pan takes no more chips and keeps its card; but "
                 f"{'; '.join(what)}, which no turn allows an unpressed pan either",
             )
         )
@@ -325,7 +333,8 @@ def _report(
                 "a turn takes one chip out of a pan by sifting, one more per right diagnosis "
                 "and yellows by the Kiln, and empties a pan only by a wrong diagnosis, but "
                 + "; ".join(
-                    f"{p.name} lost {spell(p.before.pan.chips)} -> {spell(p.after.pan.chips)}"
+                    f"the {p.label} went from {chips_words(p.before.pan.chips)} to "
+                    f"{chips_words(p.after.pan.chips)}"
                     for p, _ in removed
                 ),
             )
@@ -350,7 +359,7 @@ def _arrivals(
     if not any(s.added for s in stories):
         return []
     receiving = [p for p, s in zip(pans, stories, strict=True) if s.added or p.index == target]
-    gained = "; ".join(f"{p.name} gained {spell(_gained(p))}" for p in receiving)
+    gained = "; ".join(f"the {p.label} gained {chips_words(_gained(p))}" for p in receiving)
     found = []
     if len(receiving) > 1:
         found.append(
@@ -369,7 +378,7 @@ def _arrivals(
                 "two-colours-drafted",
                 tuple(name for p in receiving for name in p.slots),
                 "a draft takes chips of one colour (Kiln reds and swaps aside), but "
-                f"{spell(colours).replace(' + ', ', ')} arrived: {gained}",
+                f"{listed([chip.looks for chip in colours])} chips arrived: {gained}",
             )
         )
     return found
@@ -388,8 +397,8 @@ def _unrecorded(pans: tuple[PanChange, ...], stories: tuple[PanStory, ...]) -> l
             "emptied-without-wrong-diagnosis",
             tuple(name for p in emptied for name in p.slots),
             "; ".join(
-                f"{p.name} held a full pan with a structural fault "
-                f"({spell(p.before.pan.chips)}) and was emptied"
+                f"the {p.label} was full with a structural fault "
+                f"({chips_words(p.before.pan.chips)}) and was emptied"
                 for p in emptied
             )
             + ", as a wrong diagnosis does, but no wrong diagnosis was entered for this seat: "
@@ -412,7 +421,7 @@ def _shade_rules(pans: tuple[PanChange, ...], stories: tuple[PanStory, ...]) -> 
                     tuple(f"shade {p.name}" for p in hit),
                     text
                     + "; ".join(
-                        f"{p.name} held {spell(p.before.pan.chips)} "
+                        f"the {p.label} held {chips_words(p.before.pan.chips)} "
                         + (
                             f"when {_shade_name(p.after.shade)} was claimed"
                             if rule == "claim-on-started-pan"
@@ -441,6 +450,6 @@ def _too_many_claims(pans: tuple[PanChange, ...]) -> list[Violation]:
             tuple(f"shade {p.name}" for p in held),
             f"a player holds at most {MAX_HELD} claimed shades on unpressed pans, but "
             f"{len(held)} are held: "
-            + ", ".join(f"{_shade_name(p.after.shade)} under {p.name}" for p in held),
+            + ", ".join(f"{_shade_name(p.after.shade)} under the {p.label}" for p in held),
         )
     ]
