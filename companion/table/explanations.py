@@ -8,7 +8,7 @@ colour, its bands, lighter or darker), never its recipe.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -21,6 +21,7 @@ from companion.games.pigments.faults import Cause
 from companion.games.pigments.model import BOARD, PAN_NAMES
 from companion.games.pigments.verdict_words import verdict_words
 from companion.games.pigments.words import pan_label
+from companion.table.community_tools import ToolPoints
 from companion.table.penalties import SeatPenalties, diagnosis_points, spill_points
 from companion.table.readings import PAINTING_PLACES
 from companion.words import listed, plural
@@ -221,26 +222,50 @@ def _pan(name: str, pan: dict[str, Any]) -> Line:
     return Line(text, pan["points"], bool(pan["pressed"]), tuple(marks))
 
 
-def _penalty_lines(penalties: SeatPenalties) -> tuple[Line, ...]:
+def _entries(penalties: SeatPenalties) -> tuple[tuple[int, Line], ...]:
+    """Each Spill Line and Fault diagnosis entered, with its round."""
     spills = tuple(
-        Line(f"Round {r} Spill Line: {plural(chips, 'chip')}", spill_points(chips), chips <= 1)
+        (r, Line(f"Round {r} Spill Line: {plural(chips, 'chip')}", spill_points(chips), chips <= 1))
         for r, chips in penalties.spills
     )
     diagnoses = tuple(
-        Line(
-            f"Round {r} Fault diagnosis: {'right' if right else 'wrong'}",
-            diagnosis_points(right),
-            right,
+        (
+            r,
+            Line(
+                f"Round {r} Fault diagnosis: {'right' if right else 'wrong'}",
+                diagnosis_points(right),
+                right,
+            ),
         )
         for r, right in penalties.diagnoses
     )
     return spills + diagnoses
 
 
+def penalty_lines(penalties: SeatPenalties) -> tuple[Line, ...]:
+    """A Pigment Lab seat's Spill Lines and Fault diagnoses, each with its points."""
+    return tuple(line for _, line in _entries(penalties))
+
+
+def scoreboard_lines(penalties: SeatPenalties, tools: Sequence[ToolPoints]) -> tuple[str, ...]:
+    """What a seat scored beside its boards, round by round, each line with its points in words
+    ("Round 1 Spill Line: 4 chips, -4 points"; a Community Tools card's "+6 points")."""
+    cards = tuple(
+        (t.round, Line(f"Round {t.round} {t.explanation}", t.points, t.points >= 0)) for t in tools
+    )
+    entries = sorted((*_entries(penalties), *cards), key=lambda entry: entry[0])
+    return tuple(_with_points(line) for _, line in entries)
+
+
+def _with_points(line: Line) -> str:
+    points = line.points or 0
+    return f"{line.text}, {plural(points, 'point', signed=points > 0)}"
+
+
 def _pigments(score: dict[str, Any], penalties: SeatPenalties | None) -> list[Section]:
     pans = tuple(_pan(name, pan) for name, pan in zip(PAN_NAMES, score["pans"], strict=True))
     sections = [Section("Pans", score["total"], pans)]
-    lines = () if penalties is None else _penalty_lines(penalties)
+    lines = () if penalties is None else penalty_lines(penalties)
     if lines:
         sections.append(Section("Penalties", sum(line.points or 0 for line in lines), lines))
     return sections

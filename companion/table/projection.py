@@ -38,6 +38,7 @@ from companion.table.events import (
     UNDO,
     Event,
 )
+from companion.table.explanations import scoreboard_lines
 from companion.table.penalties import SeatPenalties, diagnosis_points, spill_points
 from companion.table.readings import BoardReading, rejudged
 from companion.table.setup import TableSetup
@@ -211,6 +212,9 @@ class TableState:
             "penalties": [p.to_json() for p in state.penalties.penalties()],
             "tokens": self.unused_tokens(state),
             "tool_points": [p.to_json() for p in self.tools.points_of(state.seat)],
+            "penalty_lines": list(
+                scoreboard_lines(state.penalties, self.tools.points_of(state.seat))
+            ),
         }
 
     def scores_json(self) -> dict[str, Any]:

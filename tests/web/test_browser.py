@@ -174,7 +174,7 @@ def test_spill_lines_and_diagnoses_are_entered_with_a_tap(browser: Browser, serv
     expect(total_of(phone, 1)).to_have_text("-5", timeout=WAIT_MS)
     details = phone.locator('.player[data-seat="1"] .penalty-line')
     expect(details).to_have_text(
-        ["Round 1 Spill Line, 4 chips: +0 -1 -1 -2 = -4", "Round 1 Fault diagnosis wrong, -1"]
+        ["Round 1 Spill Line: 4 chips, -4 points", "Round 1 Fault diagnosis: wrong, -1 point"]
     )
     phone.locator("#undo").click()
     expect(total_of(phone, 1)).to_have_text("-4", timeout=WAIT_MS)
@@ -238,7 +238,7 @@ def test_a_community_tools_card_and_a_decline_are_entered_with_a_tap(
     )
     phone.locator("#end-round").click()
     expect(phone.locator('.player[data-seat="1"] .penalty-line')).to_have_text(
-        "Round 1 Mahl Stick: declined", timeout=WAIT_MS
+        "Round 1 Mahl Stick: declined, 0 points", timeout=WAIT_MS
     )
     # Round 2 starts without a card, and so does the control.
     expect(phone.locator("#tool-card")).to_have_value("")

@@ -61,6 +61,9 @@ def test_mahl_stick_banks_a_point_per_perfect_tile_on_the_other_canvases(tmp_pat
         }
     ]
     assert ben["tool_points"][0]["points"] == 1
+    assert ana["penalty_lines"] == [
+        "Round 1 Mahl Stick: 6 perfect tiles on the other canvases x 1 = 6, +6 points"
+    ]
     history = table.client.get(f"/api/tables/{table.id}/history").json["history"]
     assert "Ana Mahl Stick: 6 perfect tiles" in history[0]["summary"]
     assert history[-1]["summary"] == "Community Tools: Mahl Stick in round 1"

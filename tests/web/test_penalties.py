@@ -54,6 +54,13 @@ def test_spills_and_a_wrong_diagnosis_come_off_the_total_with_their_arithmetic(
     assert table.post("rounds").status_code == 201
     assert enter(table, "spills", {"seat": ANA, "chips": 9}).status_code == 201
     assert player(table, ANA)["total"] == 6 - 18  # 0 -1 -1 -2 -2 -3 -3 -3 -3
+    # The scoreboard's lines, in words and round by round.
+    assert player(table, ANA)["penalty_lines"] == [
+        "Round 1 Spill Line: 4 chips, -4 points",
+        "Round 1 Fault diagnosis: wrong, -1 point",
+        "Round 2 Spill Line: 9 chips, -18 points",
+    ]
+    assert player(table, BEN)["penalty_lines"] == ["Round 1 Fault diagnosis: right, 0 points"]
     summaries = [
         e["summary"] for e in table.client.get(f"/api/tables/{table.id}/history").json["history"]
     ]

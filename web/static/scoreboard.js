@@ -65,12 +65,7 @@ function showPlayers(scores, ranked) {
   const won = new Set(scores.over ? scores.winner : []);
   players.replaceChildren(
     ...ranked.map((p) => {
-      const lines = [
-        ...p.penalties.map((line) => el("li", { class: "penalty-line" }, line.explanation)),
-        ...(p.tool_points || []).map((line) =>
-          el("li", { class: "penalty-line" }, `Round ${line.round} ${line.explanation}`),
-        ),
-      ];
+      const lines = p.penalty_lines.map((line) => el("li", { class: "penalty-line" }, line));
       return el(
         "article",
         {
