@@ -61,6 +61,8 @@ def _isle(score: dict[str, Any]) -> Marks:
 
 def _paintings(score: dict[str, Any]) -> Marks:
     marks: Marks = {}
+    # The N-th painting is mat N: a board scores only with every mat up to the last in view and
+    # three cards on each, listed bottom first (a gap or an unread card is a problem until fixed).
     for number, painting in enumerate(score["paintings"], 1):
         ribbons = sum(painting["ribbons"].values())
         marks[f"painting {number} {PAINTING_PLACES[-1]}"] = {

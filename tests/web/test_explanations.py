@@ -16,14 +16,18 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from companion.errors import FieldError
+from companion.fields import Field
 from companion.games.pigments.model import Chip
+from companion.observation import BoardObservation, ComponentRead, GameOptions
 from companion.positions import evaluate_document
 from companion.samples import random_position
 from companion.table.explanations import Line, Section, explanation_lines
 from companion.table.overlay import marks
 from companion.table.penalties import SeatPenalties
+from companion.table.readings import correct, read_board
 from companion.table.store import BoardView
-from tests.web.test_game_end import Table
+from tests.web.test_game_end import CARDS, Table
 from tests.web.test_picker import misread
 from tests.web.test_scoreboard import PHONE, Server, no_missing_values
 
@@ -98,6 +102,58 @@ def test_paintings_ribbons_by_scoring_card_with_the_cards_they_came_from() -> No
             ("painting 3 card middle", "painting 3 card top"),
         ),
     ]
+
+
+def mats(cards: dict[int, tuple[str | None, ...]], problems: tuple[str, ...]) -> BoardObservation:
+    """A player's Paintings mats as the scanner merges them: by printed number, each painting's
+    cards bottom first with an unread card left out, every place a component."""
+    components = tuple(
+        ComponentRead(f"painting {n} card {place}", card, 0.99 if card else 0.0)
+        for n, placed in cards.items()
+        for place, card in zip(("bottom", "middle", "top"), placed, strict=True)
+    )
+    position = {
+        "game": "paintings",
+        "paintings": [[{"card": c} for c in placed if c] for placed in cards.values()],
+    }
+    return BoardObservation(
+        "paintings", 1, ("paintings/mat/1",), position, 0.9, problems, components
+    )
+
+
+def test_paintings_marks_name_the_mats_and_places_the_board_has() -> None:
+    """The marks and lines number paintings as the position lists them, cards bottom first: a
+    board is scored only when every mat up to the last is in view with its three cards, so the
+    N-th painting is mat N and a card's index its place."""
+    options = GameOptions(scoring_cards=tuple(CARDS), face_down=True)
+    unread = mats(
+        {1: (None, "A-02", "A-03"), 2: ("A-04", "A-05", "A-06")},
+        ("painting 1 card bottom: no card",),
+    )
+    reading = read_board(unread, 1, options, None)
+    assert reading.scored.score is None
+    # Two cards make no painting: the missing card cannot be corrected away.
+    with pytest.raises(FieldError, match="expected 3 entries, got 2"):
+        correct(reading, "painting 1 card bottom", Field(None), options)
+    fixed = correct(reading, "painting 1 card bottom", Field("A-01"), options)
+    assert fixed.scored.position["paintings"][0] == [{"card": c} for c in ("A-01", "A-02", "A-03")]
+    names = {c.component for c in fixed.components}
+    assert set(marks("paintings", fixed.scored.score)) == {
+        "painting 1 card top",
+        "painting 2 card top",
+    }
+    lines = explanation_lines("paintings", fixed.scored.score)
+    assert {m for s in lines for line in s.lines for m in line.marks} <= names
+    # A mat missing before the last: never scored, whatever is corrected.
+    gap = mats(
+        {1: ("A-01", "A-02", "A-03"), 3: (None, "A-08", "A-09")},
+        ("painting 2: its mat is not in view", "painting 3 card bottom: no card"),
+    )
+    corrected = correct(
+        read_board(gap, 1, options, None), "painting 3 card bottom", Field("A-07"), options
+    )
+    assert corrected.scored.score is None
+    assert corrected.scored.problems == ("painting 2: its mat is not in view",)
 
 
 def test_isle_of_colors_each_condition_with_the_cells_that_met_it() -> None:
