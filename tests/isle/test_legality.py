@@ -41,8 +41,12 @@ def test_an_erased_and_a_recoloured_cell_are_named() -> None:
         ("cell-erased", ("cell (0,3)",)),
         ("cell-recoloured", ("cell (0,2)",)),
     ]
-    assert found[0].message == "a filled cell stays filled, but cell (0,3) is empty now"
-    assert found[1].message == "a filled cell keeps its colour, but cell (0,2) was green, now blue"
+    assert found[0].message == (
+        "a filled cell stays filled, but the cell at row 1, place 4 is empty now"
+    )
+    assert found[1].message == (
+        "a filled cell keeps its colour, but the cell at row 1, place 3 was green, now blue"
+    )
 
 
 def test_two_colours_two_groups_and_the_wrong_size() -> None:

@@ -25,6 +25,7 @@ from companion.games.isle.game import DIE_FACES
 from companion.games.isle.hexgrid import Cell
 from companion.games.isle.model import Colour, Sheet
 from companion.games.isle.placements import can_fill, is_connected
+from companion.games.isle.words import cells_words
 from companion.games.violations import Violation
 from companion.words import listed
 
@@ -126,7 +127,7 @@ def _the_fill(before: Sheet, change: Fill, round_: Round) -> list[Violation]:
             Violation(
                 "one-group",
                 _names(cells),
-                f"a round's cells make one connected group, but the new {_cells(cells)} do not",
+                f"a round's cells make one connected group, but {_cells(cells)} do not",
             )
         )
     if round_.roll is not None and len(cells) != round_.roll:
@@ -165,6 +166,4 @@ def _names(cells: Sequence[Cell]) -> tuple[str, ...]:
 
 
 def _cells(cells: Sequence[Cell]) -> str:
-    """``cell (4,7)``, ``cells (4,7) and (4,8)``: as the table's pages name a cell."""
-    places = [f"({cell.row},{cell.col})" for cell in sorted(cells)]
-    return f"cell{'' if len(places) == 1 else 's'} {listed(places)}"
+    return cells_words([(cell.row, cell.col) for cell in cells])
