@@ -26,13 +26,19 @@ ARGS = [
 WAIT_MS = 15_000
 
 
-def launched_chromium() -> Iterator[Browser]:
-    """Chromium for as long as the caller holds it (skips, or fails in CI, without it)."""
+def chromium_path() -> str:
+    """Chromium on the PATH (skips, or fails in CI, without it)."""
     chromium = shutil.which("chromium")
     if chromium is None:
         if os.environ.get("CI"):
             raise RuntimeError("the browser tests need Chromium on the PATH (apt: chromium)")
         pytest.skip("Chromium is not installed (apt: chromium)")
+    return chromium
+
+
+def launched_chromium() -> Iterator[Browser]:
+    """Chromium for as long as the caller holds it (skips, or fails in CI, without it)."""
+    chromium = chromium_path()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
         yield browser

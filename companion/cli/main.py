@@ -24,6 +24,7 @@ from companion.cli import (
     render,
     scan,
     score,
+    screenshots,
     serve,
     train,
 )
@@ -39,6 +40,7 @@ examples:
   atelier render pos.json -o table.jpg   a photo of a position, with its truth
   atelier print colorfield -o sheets/    print-and-play sheets, PNG and PDF
   atelier bench rules                    measure the rules engines
+  atelier screenshots -o docs/screens    the documentation's screenshots, taken in Chromium
 """
 
 
@@ -70,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     led.register(commands)
     serve.register(commands)
     train.register(commands)
+    screenshots.register(commands)
     return parser
 
 
