@@ -12,6 +12,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
 
+from companion.choices import known_choices
 from companion.errors import FieldError, SourceError
 from companion.json_input import JsonError, parse_json
 
@@ -126,29 +127,20 @@ class Field:
         try:
             return kind(self.value)
         except ValueError:
-            known = ", ".join(str(m.value) for m in kind)
-            raise self.error(f"unknown {what} {self.value!r} (known: {known})") from None
+            names = [str(m.value) for m in kind]
+            raise self.error(
+                f"unknown {what} {self.value!r} ({known_choices(names, self.value)})"
+            ) from None
 
     def lookup(self, table: Mapping[str, T], what: str) -> T:
         """A string naming an entry of ``table`` (a catalogue id)."""
         name = self.string()
         if name not in table:
-            raise self.error(f"unknown {what} {name!r} ({_choices(table)})")
+            raise self.error(f"unknown {what} {name!r} ({known_choices(sorted(table), name)})")
         return table[name]
 
     def parse(self, parser: Callable[[Field], T]) -> T:
         return parser(self)
-
-
-# A catalogue this small is listed whole in an error; a larger one (120 tiles) only sampled.
-LISTED = 24
-
-
-def _choices(table: Mapping[str, Any]) -> str:
-    names = sorted(table)
-    if len(names) <= LISTED:
-        return f"known: {', '.join(names)}"
-    return f"one of {len(names)}, such as {', '.join(names[:3])}"
 
 
 def read_json_text(text: str, source: str) -> Any:

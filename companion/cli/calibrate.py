@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.choices import known_choices
 from companion.errors import AtelierError, SourceError
 
 HELP = """\
@@ -81,6 +82,20 @@ def register(commands: Any) -> None:
     colour.set_defaults(run=run_color)
 
 
+def _dictionary(name: str) -> str:
+    """OpenCV's name of the marker dictionary ``--dict`` names (``6X6_250`` or ``DICT_6X6_250``,
+    any case)."""
+    from vision.fiducials import PREDEFINED
+
+    key = name.upper() if name.upper().startswith("DICT_") else f"DICT_{name.upper()}"
+    if key not in PREDEFINED:
+        names = [known.removeprefix("DICT_") for known in PREDEFINED]
+        raise AtelierError(
+            f"--dict: unknown marker dictionary {name!r} ({known_choices(names, name)})"
+        )
+    return key
+
+
 def _grid(text: str, option: str) -> tuple[int, int]:
     match = re.fullmatch(r"(\d+)[xX](\d+)", text)
     if not match:
@@ -102,8 +117,7 @@ def run_camera(args: argparse.Namespace) -> int:
             pattern = Pattern("chessboard", cols, rows, args.square)
         else:
             cols, rows = _grid(args.charuco, "--charuco")
-            dictionary = args.dict.upper()
-            dictionary = dictionary if dictionary.startswith("DICT_") else f"DICT_{dictionary}"
+            dictionary = _dictionary(args.dict)
             pattern = Pattern("charuco", cols, rows, args.square, args.marker, dictionary)
         existing = _existing_profile(args.profile)
         views = []

@@ -190,7 +190,10 @@ def run_show(args: argparse.Namespace) -> int:
 
     bad = unsupported(args.text)
     if bad is not None:
-        raise AtelierError(f"TEXT: the displays cannot show {bad!r}")
+        raise AtelierError(
+            f"TEXT: the displays cannot show {bad!r} (they show A-Z, 0-9, space, - = _ "
+            "and . for a decimal point)"
+        )
     if len(args.text) > messages.TEXT_MAX:
         raise AtelierError(f"TEXT: at most {messages.TEXT_MAX} characters, not {len(args.text)}")
     if args.brightness is not None and not 0 <= args.brightness <= messages.BRIGHTNESS_MAX:

@@ -66,7 +66,8 @@ def parse_conditions(text: str) -> dict[str, str]:
         colour, _, name = item.partition("=")
         colour, name = colour.strip(), name.strip()
         if colour not in {c.value for c in Colour}:
-            raise AtelierError(f"--conditions: unknown colour {colour!r} (green, blue, brown, red)")
+            known = ", ".join(c.value for c in Colour)
+            raise AtelierError(f"--conditions: unknown colour {colour!r} (known: {known})")
         try:
             condition = Condition(name)
         except ValueError:

@@ -38,6 +38,8 @@ examples:
   atelier serve --camera 0 --settle 0.3 --votes 7
   atelier serve --demo
 """
+LED_MODES = ("auto", "emulator")
+SERIAL_PORT = re.compile(r"COM[0-9]+", re.IGNORECASE)  # Windows names its ports so
 SIOCGIFADDR = 0x8915  # Linux: get an interface's address
 # A name a browser may send as the Host (a DNS name, an IPv4 address, an IPv6 one in brackets).
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]")
@@ -181,6 +183,18 @@ def steadiness(args: argparse.Namespace) -> Settings:
     return settings
 
 
+def check_led(choice: str) -> None:
+    """Refuse a ``--led`` that is neither a mode nor a serial port's path (a typo such as
+    ``emulater`` would serve with no display). A port not plugged in yet is taken: the driver
+    connects once it appears."""
+    if choice in LED_MODES or "/" in choice or SERIAL_PORT.fullmatch(choice):
+        return
+    raise AtelierError(
+        f"--led: unknown choice {choice!r} (known: {', '.join(LED_MODES)}, "
+        "or a serial port such as /dev/ttyACM0; 'atelier led list' finds them)"
+    )
+
+
 class _Stopping:
     """While entered, SIGINT (Ctrl+C) and SIGTERM (a service manager's stop) end the server the
     same way: raised in the main thread as KeyboardInterrupt, which ends the server's loop (the
@@ -241,6 +255,8 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
     if not 4 <= args.threads <= 1000:
         raise AtelierError(f"--threads: {args.threads} is out of range (4..1000)")
     settings = steadiness(args)
+    if args.led is not None:
+        check_led(args.led)
     # Imported here so that other commands never load Flask, the server or OpenCV.
     from companion.cli.live import choose_source, start_live
     from companion.table.session import Tables

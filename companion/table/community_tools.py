@@ -133,7 +133,9 @@ def active(card: str) -> ActiveTool:
     """The card with its effect, resolved as the engine resolves the cards of a game."""
     content = default_content()
     if card not in content.tools:
-        raise AtelierError(f"unknown Community Tools card {card!r}")
+        raise AtelierError(
+            f"unknown Community Tools card {card!r} (known: {', '.join(known_cards())})"
+        )
     return ActiveTool(content.tools[card], DEFAULT_EFFECTS[content.tools[card].effect])
 
 
