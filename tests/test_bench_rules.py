@@ -28,6 +28,8 @@ def test_bench_rules_reports_rates_against_the_baseline() -> None:
     # Scoring a canvas does strictly more than reading its edges once.
     assert data["rows"][1]["cost_in_baselines"] > 1.0
     assert "colorfield: score canvas" in run.stderr
+    # In a pipe, no progress bar: the table alone (tests/test_progress.py has the terminal's).
+    assert run.stderr.startswith("benchmark") and "\r" not in run.stderr
 
 
 def test_bench_rejects_a_silly_duration() -> None:

@@ -144,16 +144,25 @@ def _isle_rows(seed: int, seconds: float) -> list[Rate]:
     ]
 
 
-SUITES: tuple[Callable[[int, float], list[Rate]], ...] = (
-    _paintings_rows,
-    _isle_rows,
-    _pigments_rows,
+SUITES: tuple[tuple[str, Callable[[int, float], list[Rate]]], ...] = (
+    ("Paintings", _paintings_rows),
+    ("Isle of Colors", _isle_rows),
+    ("Pigment Lab", _pigments_rows),
 )
 
 
-def run_rules_bench(seconds: float, seed: int) -> dict[str, Any]:
+def _quiet(step: str) -> None:
+    """No progress shown."""
+
+
+def run_rules_bench(
+    seconds: float, seed: int, progress: Callable[[str], None] = _quiet
+) -> dict[str, Any]:
+    """Every row measured for ``seconds``; ``progress`` is told each game as it begins."""
+    progress("Color Field")
     baseline, rates = _colorfield_rows(seed, seconds)
-    for suite in SUITES:
+    for name, suite in SUITES:
+        progress(name)
         rates.extend(suite(seed, seconds))
     return {
         "suite": "rules",

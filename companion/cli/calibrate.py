@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.choices import known_choices
+from companion.cli.bench.progress import end_progress, progress_bar
 from companion.errors import AtelierError, SourceError
 
 HELP = """\
@@ -121,10 +122,13 @@ def run_camera(args: argparse.Namespace) -> int:
             pattern = Pattern("charuco", cols, rows, args.square, args.marker, dictionary)
         existing = _existing_profile(args.profile)
         views = []
-        for number, path in enumerate(args.images, 1):
-            if sys.stderr.isatty():
-                print(f"[{number}/{len(args.images)}] {path}", file=sys.stderr)
-            views.append(find_pattern(read_image(path, grayscale=True), pattern, str(path)))
+        show = progress_bar(len(args.images), 72)
+        try:
+            for path in args.images:
+                show(str(path))
+                views.append(find_pattern(read_image(path, grayscale=True), pattern, str(path)))
+        finally:
+            end_progress()  # an unreadable photo's error goes on a line of its own
         result = calibrate(views)
     except CalibrationError as exc:
         raise AtelierError(str(exc)) from None

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from companion.cli.bench.progress import end_progress, progress_bar
 from companion.cli.output import check_range, emit_json
 
 HELP = """\
@@ -46,10 +47,11 @@ def run(args: argparse.Namespace) -> int:
 
     conditions = default_conditions(args.marker_mm)
     results = []
-    for number, name in enumerate(CANDIDATES, 1):
-        if sys.stderr.isatty():
-            print(f"[{number}/{len(CANDIDATES)}] {name}", file=sys.stderr)
+    show = progress_bar(len(CANDIDATES), 56)
+    for name in CANDIDATES:
+        show(name)
         results.append(study_family(name, conditions, scenes=args.scenes, clutter=4 * args.scenes))
+    end_progress()
     labels = [c.label for c in conditions]
     print("detected per condition: " + " | ".join(labels), file=sys.stderr)
     for r in results:

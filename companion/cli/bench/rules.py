@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from companion.bench.rules import run_rules_bench
+from companion.bench.rules import SUITES, run_rules_bench
+from companion.cli.bench.progress import end_progress, progress_bar
 from companion.cli.output import check_range, emit_json
 
 HELP = """\
@@ -36,7 +37,9 @@ def register(suites: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_range(args.seconds, 0.01, 600, "--seconds")
-    results = run_rules_bench(seconds=args.seconds, seed=args.seed)
+    show = progress_bar(1 + len(SUITES), 48)
+    results = run_rules_bench(seconds=args.seconds, seed=args.seed, progress=show)
+    end_progress()
     header = f"{'benchmark':<34} {'per second':>12} {'ms each':>9} {'cost (baselines)':>17}"
     print(header, file=sys.stderr)
     for row in results["rows"]:
