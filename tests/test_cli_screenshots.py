@@ -4,6 +4,7 @@ them."""
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -46,6 +47,20 @@ def test_without_playwright_the_command_names_what_to_install(
     err = capsys.readouterr().err
     assert err == 'atelier: screenshots: Playwright is not installed (pip install -e ".[test]")\n'
     assert list(tmp_path.iterdir()) == []
+
+
+def test_without_chromium_the_command_names_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path / "browsers"))  # none there
+    assert main(["screenshots", "-o", str(tmp_path / "screens")]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "atelier: screenshots: Chromium is not installed (apt: chromium, or: playwright install "
+        "chromium)\n"
+    )
+    assert not (tmp_path / "screens").exists()
 
 
 @pytest.mark.parametrize("doc", ["README.md", "docs/web.md"])

@@ -8,6 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.cli.bench.progress import end_progress, progress_line
+from companion.words import plural
+
 HELP = """\
 Write everything needed to print a game's components, with their fiducial markers, into DIR:
   DIR/<game>-a4.pdf, DIR/<game>-letter.pdf   the sheets, one page each, exact paper size
@@ -41,15 +44,6 @@ def register(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _progress(message: str) -> None:
-    sys.stderr.write(f"\r\x1b[K{message}")
-    sys.stderr.flush()
-
-
-def _quiet(message: str) -> None:
-    """Progress is for people watching a terminal; logs get the summary only."""
-
-
 def run(args: argparse.Namespace) -> int:
     # Imported here so that commands without vision never load OpenCV.
     from companion.errors import AtelierError
@@ -60,11 +54,11 @@ def run(args: argparse.Namespace) -> int:
     if args.game != "all" and args.game not in GAMES:
         raise AtelierError(f"unknown game {args.game!r} (known: {', '.join(GAMES)}, all)")
     games = GAMES if args.game == "all" else (args.game,)
-    terminal = sys.stderr.isatty()
     with staged_folder(args.output, args.force) as folder:
-        summary = print_games(games, folder, _progress if terminal else _quiet)
-    if terminal:
-        _progress("")
+        try:
+            summary = print_games(games, folder, progress_line(48))
+        finally:
+            end_progress()  # the summary, or an error, on a line of its own
     out: Path = args.output
     for name in summary.files:
         if name.endswith((".pdf", ".json")):
@@ -72,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     pngs = [name for name in summary.files if name.endswith(".png")]
     for folder_name in ("components", "sheets"):
         count = sum(name.startswith(folder_name + "/") for name in pngs)
-        print(f"wrote {out / folder_name}/ ({count} PNG files at 300 dpi)", file=sys.stderr)
+        files = plural(count, "PNG file")
+        print(f"wrote {out / folder_name}/ ({files} at 300 dpi)", file=sys.stderr)
     json.dump({"folder": str(out), **summary.to_json()}, sys.stdout, indent=1)
     sys.stdout.write("\n")
     return 0

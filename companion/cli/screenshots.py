@@ -117,7 +117,10 @@ def _chromium() -> Iterator[Browser]:
                 args=list(CHROMIUM_ARGS),
             )
         except Error:
-            raise AtelierError("screenshots: Chromium is not installed (apt: chromium)") from None
+            raise AtelierError(
+                "screenshots: Chromium is not installed (apt: chromium, or: playwright install "
+                "chromium)"
+            ) from None
         try:
             yield browser
         finally:
