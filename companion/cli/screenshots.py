@@ -148,9 +148,8 @@ def _served(data: str) -> Iterator[tuple[str, Any]]:
 def _take(browser: Browser, address: str, shot: Shot) -> bytes:
     """The page at ``address`` once ready, as PNG bytes of the window (not the whole page)."""
     width, height = shot.size
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, reduced_motion="reduce"
-    )
+    # Motion as most people have it: the page is taken once every animation has ended.
+    context = browser.new_context(viewport={"width": width, "height": height})
     try:
         page = context.new_page()
         page.goto(address)
