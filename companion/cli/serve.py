@@ -14,11 +14,13 @@ from pathlib import Path
 from types import FrameType, TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
+from companion.cli.broker_args import BrokerLogin, add_broker_arguments, broker_login
 from companion.cli.output import check_range
 from companion.errors import AtelierError
 from vision.live.stability import Settings
 
 if TYPE_CHECKING:
+    from companion.table.session import Tables
     from firmware_bridge.driver import DisplayDriver
 
 HELP = """\
@@ -37,6 +39,11 @@ examples:
   atelier serve --camera 0
   atelier serve --camera 0 --settle 0.3 --votes 7
   atelier serve --demo
+  atelier serve --broker mqtt://hall.local --site spring-con
+
+With --broker the tables are also published to an MQTT broker for a convention's leaderboard
+(docs/broker.md): the tables are served all the same while the broker is away, and what it missed
+is published once it is back.
 """
 LED_MODES = ("auto", "emulator")
 SERIAL_PORT = re.compile(r"COM[0-9]+", re.IGNORECASE)  # Windows names its ports so
@@ -47,6 +54,7 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]")
 # photo at a time, so more threads would only queue behind it.
 THREADS = 16
 STEADY = Settings()
+DEFAULT_SITE = "atelier"
 SETTLE_S = (0, 10)
 VOTES = (3, 30)  # fewer than three frames cannot outvote one frame's flicker
 
@@ -110,6 +118,18 @@ def register(commands: Any) -> None:
         metavar="N",
         help="live: how many recent clean frames vote on each component's value, more than half "
         f"of them agreeing ({VOTES[0]}..{VOTES[1]}, default {STEADY.window})",
+    )
+    add_broker_arguments(parser, "also publish the tables to this MQTT broker")
+    parser.add_argument(
+        "--site",
+        metavar="NAME",
+        help=f"with --broker: the event's name, the topics' first level (default {DEFAULT_SITE})",
+    )
+    parser.add_argument(
+        "--server-name",
+        metavar="NAME",
+        help="with --broker: this server's name on it (default: one made for the data folder "
+        "and kept in it)",
     )
     parser.set_defaults(run=run)
 
@@ -257,6 +277,7 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
     settings = steadiness(args)
     if args.led is not None:
         check_led(args.led)
+    broker = _broker(args)
     # Imported here so that other commands never load Flask, the server or OpenCV.
     from companion.cli.live import choose_source, start_live
     from companion.table.session import Tables
@@ -281,6 +302,8 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
             from firmware_bridge.follow import ScoreFollower
 
             tables.listen(ScoreFollower(tables, driver))
+        if broker is not None:
+            _publish(tables, args.data, broker, stack)
         live = None
         if choice is not None:
             live = start_live(tables, choice, settings=settings)
@@ -317,6 +340,46 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
             server.run()
         finally:
             server.close()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Broker:
+    login: BrokerLogin
+    site: str
+    server: str | None  # None: the data folder's own
+
+
+def _broker(args: argparse.Namespace) -> _Broker | None:
+    """The broker options, checked; None without ``--broker``."""
+    login = broker_login(args)
+    if login is None:
+        for option, value in (("--site", args.site), ("--server-name", args.server_name)):
+            if value is not None:
+                raise AtelierError(f"{option}: only with --broker")
+        return None
+    from web.broker.protocol import checked_name
+
+    site = checked_name("--site", args.site or DEFAULT_SITE)
+    server = None if args.server_name is None else checked_name("--server-name", args.server_name)
+    return _Broker(login, site, server)
+
+
+def _publish(tables: Tables, data: Path, broker: _Broker, stack: ExitStack) -> None:
+    """Publish ``tables`` to the broker from now until the server stops (closed before the
+    tables: it reads their log)."""
+    from web.broker.identity import server_name
+    from web.broker.outbox import Outbox
+    from web.broker.publisher import Connection, Publisher
+
+    address = broker.login.address
+    site = broker.site
+    connection = Connection(address, site, broker.server or server_name(data), broker.login.ca_file)
+    outbox = Outbox(data, f"{address.host}:{address.port}/{site}")
+    publisher = Publisher(
+        tables, outbox, connection, lambda text: _line(f"atelier: {text}", sys.stderr)
+    )
+    publisher.start()
+    stack.callback(publisher.close)
 
 
 def _line(text: str, stream: TextIO) -> None:

@@ -1,0 +1,191 @@
+"""A table server's publisher against a real Mosquitto: changes made through the app arrive as
+events in order and a retained state; a removed table is cleared; the broker killed and started
+again misses nothing and doubles nothing; no join token ever leaves the table."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.broker.watcher import Watcher
+from tests.mosquitto import Mosquitto
+from tests.web.test_game_end import CARDS, Table, paintings
+from web.broker import protocol, publisher
+from web.broker.outbox import Outbox
+from web.broker.protocol import parse_broker
+from web.broker.publisher import Connection, Publisher
+from web.services import services_of
+
+SITE, SERVER = "spring-con", "table-pc-1"
+
+
+class Published(Table):
+    """A Paintings table on an app whose tables are published, as ``atelier serve --broker``
+    wires it; ``lines`` are what the publisher reported."""
+
+    def __init__(self, tmp_path: Path, broker: Mosquitto) -> None:
+        super().__init__(tmp_path, "paintings", scoring_cards=CARDS)
+        self.data = tmp_path
+        self.tables = services_of(self.client.application).tables
+        self.lines: list[str] = []
+        address = parse_broker(broker.url)
+        outbox = Outbox(tmp_path, f"{address.host}:{address.port}/{SITE}")
+        connection = Connection(address, SITE, SERVER, retry_s=(1, 1))
+        self.publisher = Publisher(self.tables, outbox, connection, self.lines.append)
+
+    def tokens(self, seat: int, count: int) -> int:
+        answer = self.client.post(
+            f"/api/tables/{self.id}/tokens",
+            json={"seat": seat, "tokens": count},
+            headers=self.headers,
+        )
+        assert answer.status_code == 201, answer.json
+        return int(answer.json["event"])
+
+    def log(self, table: str | None = None) -> list[int]:
+        return [e.id for e in self.tables.events(table or self.id)]
+
+
+@pytest.fixture
+def table(tmp_path: Path, mosquitto: Mosquitto) -> Iterator[Published]:
+    made = Published(tmp_path / "data", mosquitto)
+    made.publisher.start()
+    yield made
+    made.publisher.close()
+    made.tables.close()
+
+
+@pytest.fixture
+def watcher(mosquitto: Mosquitto) -> Iterator[Watcher]:
+    watching = Watcher(mosquitto.port)
+    yield watching
+    watching.close()
+
+
+def caught_up(table: Published, watcher: Watcher, ids: list[int]) -> dict[str, Any] | None:
+    """The table's state once the watcher holds every event of ``ids`` and the state that
+    counts the last of them."""
+    seen = {e["seq"] for e in watcher.events(SITE, table.id)}
+    state = watcher.state(SITE, table.id)
+    last = ids[-1] if ids else 0
+    if not set(ids) <= seen or state is None or state["seq"] != last:
+        return None
+    return state
+
+
+def test_changes_made_through_the_app_arrive_as_events_in_order_then_a_retained_state(
+    table: Published, watcher: Watcher, mosquitto: Mosquitto
+) -> None:
+    assert table.scan({1: paintings(1), 2: paintings(1)}).status_code == 201
+    assert table.post("rounds").status_code == 201
+    table.tokens(1, 3)
+    ids = table.log()
+    state = watcher.wait(lambda w: caught_up(table, w, ids))
+    events = watcher.events(SITE, table.id)
+    assert [e["seq"] for e in events] == ids  # each once, in the log's order
+    assert [e["id"] for e in events] == [f"{table.id}/{i}" for i in ids]
+    assert [e["kind"] for e in events] == ["scan", "round-end", "tokens"]
+    assert events[-1]["summary"] == "Inspiration tokens: Ana holds 3"
+    assert {e["server"] for e in events} == {SERVER}
+    assert state["scores"] == table.tables.state(table.id).scores_json()
+    assert watcher.status(SITE, SERVER) == {
+        "v": 1,
+        "server": SERVER,
+        "online": True,
+        "at": watcher.status(SITE, SERVER)["at"],  # type: ignore[index]
+    }
+    # Whoever subscribes later gets the retained state and status at once.
+    late = Watcher(mosquitto.port, f"atelier/{SITE}/+/+/+")
+    try:
+        retained = late.wait(lambda w: w.state(SITE, table.id))
+        assert retained["seq"] == ids[-1]
+        assert all(m.retained for m in late.messages)
+        assert late.status(SITE, SERVER)["online"] is True  # type: ignore[index]
+    finally:
+        late.close()
+    assert table.lines == [f"publishing to {parse_broker(mosquitto.url)} as {SITE}/{SERVER}"]
+
+
+def test_a_new_table_is_published_before_its_first_event_and_a_removed_one_is_cleared(
+    table: Published, watcher: Watcher, mosquitto: Mosquitto
+) -> None:
+    made: Any = table.client.post(
+        "/api/tables",
+        json={
+            "game": "paintings",
+            "players": [{"name": "Cy"}],
+            "options": {"scoring_cards": CARDS},
+        },
+    ).json
+    other = made["id"]
+    state = watcher.wait(lambda w: w.state(SITE, other))
+    assert (state["seq"], state["scores"]["players"][0]["name"]) == (0, "Cy")
+    removed = table.client.delete(f"/api/tables/{other}", headers={"X-Table-Token": made["token"]})
+    assert removed.status_code == 200, removed.json
+    topic = protocol.table_state_topic(SITE, other)
+    watcher.wait(lambda w: any(m.topic == topic and m.payload == b"" for m in w.messages))
+    # Nothing of it is retained any more; the table still served is.
+    late = Watcher(mosquitto.port)
+    try:
+        late.wait(lambda w: w.state(SITE, table.id))
+        assert late.payloads(topic) == []
+    finally:
+        late.close()
+
+
+def saved(broker: Mosquitto, since: float) -> bool:
+    """Whether the broker has saved its sessions (the watcher's subscription) after ``since``:
+    killed, it keeps only what it saved."""
+    database = broker.folder / "mosquitto.db"
+    return database.exists() and database.stat().st_mtime > since
+
+
+def test_the_broker_killed_and_restarted_misses_nothing_and_doubles_nothing(
+    table: Published, watcher: Watcher, mosquitto: Mosquitto, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A few messages in flight at most: the replay below takes several rounds from the log.
+    monkeypatch.setattr(publisher, "IN_FLIGHT", 4)
+    table.tokens(1, 1)
+    watcher.wait(lambda w: caught_up(table, w, table.log()))
+    now = time.time()
+    watcher.wait(lambda _: saved(mosquitto, now))
+    mosquitto.stop()
+    for count in range(2, 14):  # while the broker is away, and while the table notices
+        table.tokens(1 + count % 2, count)
+    assert table.scan({1: paintings(2), 2: paintings(1)}).status_code == 201
+    mosquitto.start()
+    ids = table.log()
+    state = watcher.wait(lambda w: caught_up(table, w, ids))
+    seen = [e["seq"] for e in watcher.events(SITE, table.id)]
+    assert sorted(set(seen)) == ids  # none missing, none the log does not hold
+    assert state["scores"] == table.tables.state(table.id).scores_json()
+    # The retained state is the latest, whatever the broker lost when it was killed.
+    late = Watcher(mosquitto.port)
+    try:
+        assert late.wait(lambda w: w.state(SITE, table.id))["seq"] == ids[-1]
+        assert late.status(SITE, SERVER)["online"] is True  # type: ignore[index]
+    finally:
+        late.close()
+    assert any(line.startswith("lost the broker") for line in table.lines)
+
+
+def test_no_payload_ever_holds_a_join_token(
+    table: Published, watcher: Watcher, mosquitto: Mosquitto
+) -> None:
+    tokens = [table.headers["X-Table-Token"]]
+    rotated = table.client.post(f"/api/tables/{table.id}/token", headers=table.headers)
+    assert rotated.status_code == 201, rotated.json
+    tokens.append(rotated.json["token"])
+    table.headers = {"X-Table-Token": tokens[-1]}
+    assert table.scan({1: paintings(1)}).status_code == 201
+    table.tokens(2, 2)
+    watcher.wait(lambda w: caught_up(table, w, table.log()))
+    assert watcher.messages
+    for message in watcher.messages:
+        for token in tokens:
+            assert token.encode() not in message.payload, message.topic
+            assert token not in message.topic

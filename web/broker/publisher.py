@@ -1,0 +1,301 @@
+"""A table server's tables on the broker: every event in order (QoS 1), then the retained state
+that counts it, and the server's retained status with a last will saying it went offline.
+
+Requests never wait for the broker: a change only marks its table as due (a set of ids, bounded
+by the number of tables). One thread of ours publishes what is due, read from the log, while
+paho's own thread keeps the connection and reconnects. What the broker acknowledged is
+bookmarked in the outbox (outbox.py); on every connection each table is replayed from its
+bookmark: the events the broker may have missed, then its state, retained again in case the
+broker lost it. A replay may deliver an event twice (QoS 1); its id makes that harmless.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+from paho.mqtt import client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+from companion.table.events import Event
+from companion.table.projection import summarize
+from companion.table.session import Tables, UnknownTableError
+from web.broker import protocol
+from web.broker.outbox import Outbox
+from web.broker.protocol import BrokerAddress
+
+KEEPALIVE_S = 10  # how soon the broker notices a server gone silent and sends its last will
+RETRY_S = (1, 8)  # paho's reconnect delay: from the first, doubling up to the second
+# Messages handed to paho and not acknowledged yet, at most: with the broker away, nothing more
+# is taken from the log, so memory stays flat however long it is gone.
+IN_FLIGHT = 200
+# After a reconnection paho first sends again what the last connection left unacknowledged; we
+# wait for that (at most this long) so that an older state never lands after a newer one.
+DRAIN_S = 5.0
+POLL_S = 0.5
+
+
+@dataclass(frozen=True)
+class Connection:
+    """Where to publish, as whom."""
+
+    address: BrokerAddress
+    site: str
+    server: str
+    ca_file: Path | None = None  # TLS with a private authority; None: the system's
+    keepalive_s: int = KEEPALIVE_S
+    retry_s: tuple[int, int] = RETRY_S
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """A message paho holds until the broker acknowledges it, and what that acknowledgement
+    records (nothing, for an event: its state's acknowledgement counts it)."""
+
+    info: mqtt.MQTTMessageInfo
+    generation: int
+    on_ack: Callable[[], None] | None = None
+
+
+def make_client(connection: Connection, client_id: str) -> mqtt.Client:
+    """A paho client for ``connection``, with its credentials and TLS, not connected yet."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
+    address = connection.address
+    if address.username is not None:
+        client.username_pw_set(address.username, address.password)
+    if address.tls:
+        client.tls_set(ca_certs=None if connection.ca_file is None else str(connection.ca_file))
+    low, high = connection.retry_s
+    client.reconnect_delay_set(low, high)
+    return client
+
+
+class Publisher:
+    """Publishes the tables of ``tables`` while started; ``report`` hears, in one line each, of
+    the connection coming, going or failing (not of every retry)."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        outbox: Outbox,
+        connection: Connection,
+        report: Callable[[str], None] = lambda _line: None,
+    ) -> None:
+        self._tables = tables
+        self._outbox = outbox
+        self._connection = connection
+        self._report = report
+        self._site = connection.site
+        self._server = connection.server
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._guard = threading.Lock()
+        self._due: set[str] = set()
+        self._generation = 0  # counts the connections made; 0: none yet
+        self._connected = False
+        self._reachable: bool | None = None
+        self._client = make_client(connection, f"atelier-{connection.site}-{connection.server}")
+        self._client.will_set(self._status_topic, self._status(online=False), qos=1, retain=True)
+        self._client.on_connect = self._on_connect
+        self._client.on_connect_fail = self._on_connect_fail
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_publish = self._on_publish
+        self._worker = threading.Thread(target=self._run, name="broker-publisher", daemon=True)
+        tables.listen(self._on_event)
+        tables.watch(self._mark)
+
+    @property
+    def _status_topic(self) -> str:
+        return protocol.server_status_topic(self._site, self._server)
+
+    def _status(self, online: bool) -> bytes:
+        return protocol.status_payload(self._server, online, time.time())
+
+    def start(self) -> None:
+        """Connect in the background and keep connecting: a broker that is not there yet (or
+        never) does not stop the tables from being served."""
+        address = self._connection.address
+        self._client.connect_async(address.host, address.port, self._connection.keepalive_s)
+        self._client.loop_start()
+        self._worker.start()
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Say this server is offline (when connected) and disconnect; whatever was not
+        acknowledged yet is published on the next start, from the log."""
+        self._stopping.set()
+        self._wake.set()
+        if self._worker.is_alive():
+            self._worker.join(timeout)
+        if self._connected:
+            info = self._client.publish(
+                self._status_topic, self._status(online=False), qos=1, retain=True
+            )
+            # The connection may go meanwhile: the last will then says the same.
+            with suppress(RuntimeError, ValueError):
+                info.wait_for_publish(timeout)
+        self._client.disconnect()
+        self._client.loop_stop()
+        self._outbox.close()
+
+    # paho's thread: these only note what happened and wake our thread.
+
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        _userdata: object,
+        _flags: mqtt.ConnectFlags,
+        reason: ReasonCode,
+        _properties: Properties | None,
+    ) -> None:
+        if reason.is_failure:
+            if self._reachable is not False:
+                self._report(
+                    f"broker {self._connection.address} refused the connection ({reason}); "
+                    "retrying in the background"
+                )
+            self._reachable = False
+            return
+        client.publish(self._status_topic, self._status(online=True), qos=1, retain=True)
+        with self._guard:
+            self._generation += 1
+            self._connected = True
+        self._reachable = True
+        self._report(f"publishing to {self._connection.address} as {self._site}/{self._server}")
+        self._wake.set()
+
+    def _on_connect_fail(self, _client: mqtt.Client, _userdata: object) -> None:
+        if self._reachable is not False:
+            self._report(
+                f"cannot reach the broker at {self._connection.address}; the tables are served "
+                "all the same and published once it answers"
+            )
+        self._reachable = False
+
+    def _on_disconnect(
+        self,
+        _client: mqtt.Client,
+        _userdata: object,
+        _flags: mqtt.DisconnectFlags,
+        _reason: ReasonCode,
+        _properties: Properties | None,
+    ) -> None:
+        with self._guard:
+            was = self._connected
+            self._connected = False
+        if was and not self._stopping.is_set():
+            self._reachable = None
+            self._report(
+                f"lost the broker at {self._connection.address}; reconnecting in the "
+                "background, then publishing what it missed"
+            )
+        self._wake.set()
+
+    def _on_publish(self, *_args: object) -> None:
+        self._wake.set()
+
+    # A request's thread: never waits on the broker.
+
+    def _on_event(self, event: Event) -> None:
+        self._mark(event.table)
+
+    def _mark(self, *tables: str) -> None:
+        with self._guard:
+            self._due.update(tables)
+        self._wake.set()
+
+    # Our thread.
+
+    def _run(self) -> None:
+        generation = 0
+        since = 0.0
+        sent: dict[str, int] = {}  # per table, the newest event published on this connection
+        shown: dict[str, int] = {}  # per table, the seq of the state published on it
+        waiting: list[_Sent] = []
+        while not self._stopping.is_set():
+            self._wake.wait(POLL_S)
+            self._wake.clear()
+            waiting = [m for m in waiting if not self._settled(m)]
+            with self._guard:
+                current, connected = self._generation, self._connected
+            if not connected:
+                continue
+            if current != generation:
+                since = since or time.monotonic()
+                older = [m for m in waiting if m.generation != current]
+                if older and time.monotonic() - since < DRAIN_S:
+                    continue
+                # Nothing is known to have reached this connection: replay every table.
+                waiting = [m for m in waiting if m.generation == current]
+                generation, since = current, 0.0
+                sent.clear()
+                shown.clear()
+                self._mark(*self._tables.ids(), *self._outbox.tables())
+            while len(waiting) < IN_FLIGHT and not self._stopping.is_set():
+                with self._guard:
+                    if not self._due:
+                        break
+                    table = self._due.pop()
+                room = IN_FLIGHT - len(waiting)
+                waiting += self._publish(table, generation, room, sent, shown)
+
+    def _settled(self, message: _Sent) -> bool:
+        if not message.info.is_published():
+            return False
+        if message.on_ack is not None:
+            message.on_ack()
+        return True
+
+    def _publish(
+        self, table: str, generation: int, room: int, sent: dict[str, int], shown: dict[str, int]
+    ) -> list[_Sent]:
+        """Publish what ``table`` owes the broker, at most ``room`` messages (the rest stays
+        due): its events after the bookmark, then its state; or its removal."""
+        topic = protocol.table_state_topic(self._site, table)
+        try:
+            # The state first: it counts no event the log does not hold yet, so an event written
+            # meanwhile waits for the next state rather than being counted unsent.
+            state = self._tables.state(table)
+        except UnknownTableError:
+            sent.pop(table, None)
+            shown.pop(table, None)
+            if self._outbox.acked(table) is None:
+                return []  # never published here: nothing to clear
+            info = self._client.publish(topic, b"", qos=1, retain=True)
+            return [_Sent(info, generation, lambda: self._outbox.forget(table))]
+        acked = self._outbox.acked(table)
+        if acked is None:
+            self._outbox.note(table)
+            acked = 0
+        seq = state.last_event
+        after = max(acked, sent.get(table, 0))
+        events = [e for e in self._tables.store.events(table, after) if e.id <= seq]
+        out: list[_Sent] = []
+        events_topic = protocol.table_events_topic(self._site, table)
+        for event in events[:room]:
+            payload = protocol.event_payload(
+                self._server,
+                table,
+                event.id,
+                event.kind,
+                summarize(state.setup, event),
+                event.at,
+            )
+            out.append(_Sent(self._client.publish(events_topic, payload, qos=1), generation))
+            sent[table] = event.id
+        if len(events) > room:
+            self._mark(table)
+            return out
+        if shown.get(table) != seq:
+            payload = protocol.state_payload(
+                self._server, table, seq, time.time(), state.scores_json()
+            )
+            info = self._client.publish(topic, payload, qos=1, retain=True)
+            out.append(_Sent(info, generation, lambda: self._outbox.acknowledge(table, seq)))
+            shown[table] = seq
+        return out
