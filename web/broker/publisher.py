@@ -35,9 +35,6 @@ RETRY_S = (1, 8)  # paho's reconnect delay: from the first, doubling up to the s
 # Messages handed to paho and not acknowledged yet, at most: with the broker away, nothing more
 # is taken from the log, so memory stays flat however long it is gone.
 IN_FLIGHT = 200
-# After a reconnection paho first sends again what the last connection left unacknowledged; we
-# wait for that (at most this long) so that an older state never lands after a newer one.
-DRAIN_S = 5.0
 POLL_S = 0.5
 
 
@@ -78,7 +75,12 @@ def make_client(connection: Connection, client_id: str) -> mqtt.Client:
 
 class Publisher:
     """Publishes the tables of ``tables`` while started; ``report`` hears, in one line each, of
-    the connection coming, going or failing (not of every retry)."""
+    the connection coming, going or failing (not of every retry).
+
+    Each connection has a client of its own: one lost is dropped with whatever paho still held
+    for it, and the next starts from the bookmarks. paho never resends an older state after a
+    newer one, and nothing builds up in it while the broker is away.
+    """
 
     def __init__(
         self,
@@ -99,13 +101,9 @@ class Publisher:
         self._due: set[str] = set()
         self._generation = 0  # counts the connections made; 0: none yet
         self._connected = False
+        self._dropped = False  # the current client's connection was lost: replace it
         self._reachable: bool | None = None
-        self._client = make_client(connection, f"atelier-{connection.site}-{connection.server}")
-        self._client.will_set(self._status_topic, self._status(online=False), qos=1, retain=True)
-        self._client.on_connect = self._on_connect
-        self._client.on_connect_fail = self._on_connect_fail
-        self._client.on_disconnect = self._on_disconnect
-        self._client.on_publish = self._on_publish
+        self._client = self._new_client()
         self._worker = threading.Thread(target=self._run, name="broker-publisher", daemon=True)
         tables.listen(self._on_event)
         tables.watch(self._mark)
@@ -117,12 +115,25 @@ class Publisher:
     def _status(self, online: bool) -> bytes:
         return protocol.status_payload(self._server, online, time.time())
 
-    def start(self) -> None:
-        """Connect in the background and keep connecting: a broker that is not there yet (or
-        never) does not stop the tables from being served."""
+    def _new_client(self) -> mqtt.Client:
+        client = make_client(self._connection, f"atelier-{self._site}-{self._server}")
+        client.will_set(self._status_topic, self._status(online=False), qos=1, retain=True)
+        client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        return client
+
+    def _connect(self) -> None:
+        """Connect the current client in the background, paho retrying until the broker
+        answers: a broker that is not there yet (or never) does not stop the tables from being
+        served."""
         address = self._connection.address
         self._client.connect_async(address.host, address.port, self._connection.keepalive_s)
         self._client.loop_start()
+
+    def start(self) -> None:
+        self._connect()
         self._worker.start()
 
     def close(self, timeout: float = 2.0) -> None:
@@ -143,7 +154,8 @@ class Publisher:
         self._client.loop_stop()
         self._outbox.close()
 
-    # paho's thread: these only note what happened and wake our thread.
+    # paho's threads: these only note what happened and wake our thread; a client replaced is
+    # no longer heard.
 
     def _on_connect(
         self,
@@ -153,6 +165,8 @@ class Publisher:
         reason: ReasonCode,
         _properties: Properties | None,
     ) -> None:
+        if client is not self._client:
+            return
         if reason.is_failure:
             if self._reachable is not False:
                 self._report(
@@ -169,7 +183,9 @@ class Publisher:
         self._report(f"publishing to {self._connection.address} as {self._site}/{self._server}")
         self._wake.set()
 
-    def _on_connect_fail(self, _client: mqtt.Client, _userdata: object) -> None:
+    def _on_connect_fail(self, client: mqtt.Client, _userdata: object) -> None:
+        if client is not self._client:
+            return
         if self._reachable is not False:
             self._report(
                 f"cannot reach the broker at {self._connection.address}; the tables are served "
@@ -179,15 +195,20 @@ class Publisher:
 
     def _on_disconnect(
         self,
-        _client: mqtt.Client,
+        client: mqtt.Client,
         _userdata: object,
         _flags: mqtt.DisconnectFlags,
         _reason: ReasonCode,
         _properties: Properties | None,
     ) -> None:
+        if client is not self._client:
+            return
         with self._guard:
             was = self._connected
             self._connected = False
+            # A refused connection is retried by paho, waiting longer each time; a lost one
+            # gets a new client.
+            self._dropped = was
         if was and not self._stopping.is_set():
             self._reachable = None
             self._report(
@@ -211,28 +232,34 @@ class Publisher:
 
     # Our thread.
 
+    def _replace_client(self) -> None:
+        old = self._client
+        self._client = self._new_client()
+        old.disconnect()
+        old.loop_stop()
+        self._connect()
+
     def _run(self) -> None:
         generation = 0
-        since = 0.0
         sent: dict[str, int] = {}  # per table, the newest event published on this connection
         shown: dict[str, int] = {}  # per table, the seq of the state published on it
         waiting: list[_Sent] = []
         while not self._stopping.is_set():
             self._wake.wait(POLL_S)
             self._wake.clear()
-            waiting = [m for m in waiting if not self._settled(m)]
             with self._guard:
-                current, connected = self._generation, self._connected
+                current, connected, dropped = self._generation, self._connected, self._dropped
+                self._dropped = False
+            if dropped:
+                self._replace_client()
+                continue
+            waiting = [m for m in waiting if not self._settled(m)]
             if not connected:
                 continue
             if current != generation:
-                since = since or time.monotonic()
-                older = [m for m in waiting if m.generation != current]
-                if older and time.monotonic() - since < DRAIN_S:
-                    continue
                 # Nothing is known to have reached this connection: replay every table.
+                generation = current
                 waiting = [m for m in waiting if m.generation == current]
-                generation, since = current, 0.0
                 sent.clear()
                 shown.clear()
                 self._mark(*self._tables.ids(), *self._outbox.tables())
@@ -245,8 +272,13 @@ class Publisher:
                 waiting += self._publish(table, generation, room, sent, shown)
 
     def _settled(self, message: _Sent) -> bool:
-        if not message.info.is_published():
-            return False
+        """Whether paho is done with ``message``: acknowledged (then recorded), or never sent
+        for want of a connection (then replayed from the log on the next one)."""
+        try:
+            if not message.info.is_published():
+                return False
+        except (RuntimeError, ValueError):
+            return True
         if message.on_ack is not None:
             message.on_ack()
         return True
