@@ -4,6 +4,8 @@ again misses nothing and doubles nothing; no join token ever leaves the table.""
 
 from __future__ import annotations
 
+import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.broker.watcher import Watcher
+from tests.broker.watcher import WAIT_S, Watcher
 from tests.mosquitto import Mosquitto
 from tests.web.test_game_end import CARDS, Table, paintings
 from web.broker import protocol, publisher
@@ -27,15 +29,20 @@ class Published(Table):
     """A Paintings table on an app whose tables are published, as ``atelier serve --broker``
     wires it; ``lines`` are what the publisher reported."""
 
-    def __init__(self, tmp_path: Path, broker: Mosquitto) -> None:
+    def __init__(self, tmp_path: Path, broker: Mosquitto, login: str = "") -> None:
         super().__init__(tmp_path, "paintings", scoring_cards=CARDS)
         self.data = tmp_path
         self.tables = services_of(self.client.application).tables
         self.lines: list[str] = []
-        address = parse_broker(broker.url)
+        self.reported = threading.Event()
+        address = parse_broker(broker.url.replace("//", f"//{login}"))
         outbox = Outbox(tmp_path, f"{address.host}:{address.port}/{SITE}")
         connection = Connection(address, SITE, SERVER, retry_s=(1, 1))
-        self.publisher = Publisher(self.tables, outbox, connection, self.lines.append)
+        self.publisher = Publisher(self.tables, outbox, connection, self.report)
+
+    def report(self, line: str) -> None:
+        self.lines.append(line)
+        self.reported.set()
 
     def tokens(self, seat: int, count: int) -> int:
         answer = self.client.post(
@@ -189,3 +196,35 @@ def test_no_payload_ever_holds_a_join_token(
         for token in tokens:
             assert token.encode() not in message.payload, message.topic
             assert token not in message.topic
+
+
+def test_a_broker_with_logins_takes_the_right_password_and_refuses_a_wrong_one(
+    tmp_path: Path,
+) -> None:
+    broker = Mosquitto(tmp_path / "broker")
+    passwords = tmp_path / "broker" / "passwords"
+    users = subprocess.run(
+        ["mosquitto_passwd", "-b", "-c", str(passwords), "table-07", "s3cret"], check=False
+    )
+    if users.returncode != 0:
+        pytest.skip("mosquitto_passwd is not installed (apt: mosquitto)")
+    passwords.chmod(0o600)
+    anonymous = "allow_anonymous true\n"
+    logins = f"allow_anonymous false\npassword_file {passwords}\n"
+    broker.config.write_text(broker.config.read_text().replace(anonymous, logins))
+    broker.start()
+    try:
+        for password, said in (
+            ("wrong", "refused the connection (Not authorized)"),
+            ("s3cret", "publishing to"),
+        ):
+            table = Published(tmp_path / password, broker, f"table-07:{password}@")
+            table.publisher.start()
+            try:
+                assert table.reported.wait(WAIT_S)
+                assert said in table.lines[0], table.lines
+            finally:
+                table.publisher.close()
+                table.tables.close()
+    finally:
+        broker.stop()
