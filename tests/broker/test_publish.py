@@ -4,6 +4,7 @@ again misses nothing and doubles nothing; no join token ever leaves the table.""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import threading
 import time
@@ -228,3 +229,23 @@ def test_a_broker_with_logins_takes_the_right_password_and_refuses_a_wrong_one(
                 table.tables.close()
     finally:
         broker.stop()
+
+
+def test_a_failure_while_publishing_is_said_and_publishing_goes_on(
+    table: Published, watcher: Watcher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    watcher.wait(lambda w: caught_up(table, w, table.log()))
+    store = table.tables.store
+    read = store.events
+    failures = iter([sqlite3.OperationalError("disk I/O error")])
+
+    def failing_once(table_id: str, after: int = 0) -> Any:
+        if threading.current_thread().name == "broker-publisher":
+            for failure in failures:
+                raise failure
+        return read(table_id, after)
+
+    monkeypatch.setattr(store, "events", failing_once)
+    table.tokens(1, 2)
+    watcher.wait(lambda w: caught_up(table, w, table.log()))
+    assert "publishing failed (OperationalError: disk I/O error); trying again" in table.lines

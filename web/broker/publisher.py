@@ -60,6 +60,17 @@ class _Sent:
     on_ack: Callable[[], None] | None = None
 
 
+class _Progress:
+    """Our thread's knowledge of the current connection: which connection it is, what it has
+    published on it, and the messages paho still holds."""
+
+    def __init__(self) -> None:
+        self.generation = 0
+        self.sent: dict[str, int] = {}  # per table, the newest event published on it
+        self.shown: dict[str, int] = {}  # per table, the seq of the state published on it
+        self.waiting: list[_Sent] = []
+
+
 def make_client(connection: Connection, client_id: str) -> mqtt.Client:
     """A paho client for ``connection``, with its credentials and TLS, not connected yet."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
@@ -240,36 +251,46 @@ class Publisher:
         self._connect()
 
     def _run(self) -> None:
-        generation = 0
-        sent: dict[str, int] = {}  # per table, the newest event published on this connection
-        shown: dict[str, int] = {}  # per table, the seq of the state published on it
-        waiting: list[_Sent] = []
+        progress = _Progress()
         while not self._stopping.is_set():
             self._wake.wait(POLL_S)
             self._wake.clear()
+            try:
+                self._step(progress)
+            except Exception as exc:
+                # Our thread alone would end, silently, and the tables would no longer be
+                # published: say so, and start again from the bookmarks.
+                self._report(f"publishing failed ({type(exc).__name__}: {exc}); trying again")
+                progress = _Progress()
+                self._stopping.wait(self._connection.retry_s[1])
+
+    def _step(self, progress: _Progress) -> None:
+        with self._guard:
+            current, connected, dropped = self._generation, self._connected, self._dropped
+            self._dropped = False
+        if dropped:
+            self._replace_client()
+            return
+        progress.waiting = [m for m in progress.waiting if not self._settled(m)]
+        if not connected:
+            return
+        if current != progress.generation:
+            # Nothing is known to have reached this connection: replay every table.
+            progress.generation = current
+            progress.waiting = [m for m in progress.waiting if m.generation == current]
+            progress.sent.clear()
+            progress.shown.clear()
+            self._mark(*self._tables.ids(), *self._outbox.tables())
+        while len(progress.waiting) < IN_FLIGHT and not self._stopping.is_set():
             with self._guard:
-                current, connected, dropped = self._generation, self._connected, self._dropped
-                self._dropped = False
-            if dropped:
-                self._replace_client()
-                continue
-            waiting = [m for m in waiting if not self._settled(m)]
-            if not connected:
-                continue
-            if current != generation:
-                # Nothing is known to have reached this connection: replay every table.
-                generation = current
-                waiting = [m for m in waiting if m.generation == current]
-                sent.clear()
-                shown.clear()
-                self._mark(*self._tables.ids(), *self._outbox.tables())
-            while len(waiting) < IN_FLIGHT and not self._stopping.is_set():
-                with self._guard:
-                    if not self._due:
-                        break
-                    table = self._due.pop()
-                room = IN_FLIGHT - len(waiting)
-                waiting += self._publish(table, generation, room, sent, shown)
+                if not self._due:
+                    break
+                table = self._due.pop()
+            try:
+                progress.waiting += self._publish(table, progress)
+            except BaseException:
+                self._mark(table)  # still due, whatever stopped it
+                raise
 
     def _settled(self, message: _Sent) -> bool:
         """Whether paho is done with ``message``: acknowledged (then recorded), or never sent
@@ -283,11 +304,12 @@ class Publisher:
             message.on_ack()
         return True
 
-    def _publish(
-        self, table: str, generation: int, room: int, sent: dict[str, int], shown: dict[str, int]
-    ) -> list[_Sent]:
-        """Publish what ``table`` owes the broker, at most ``room`` messages (the rest stays
-        due): its events after the bookmark, then its state; or its removal."""
+    def _publish(self, table: str, progress: _Progress) -> list[_Sent]:
+        """Publish what ``table`` owes the broker, as many messages as there is room for in
+        flight (the rest stays due): its events after the bookmark, then its state; or its
+        removal."""
+        generation, sent, shown = progress.generation, progress.sent, progress.shown
+        room = IN_FLIGHT - len(progress.waiting)
         topic = protocol.table_state_topic(self._site, table)
         try:
             # The state first: it counts no event the log does not hold yet, so an event written
