@@ -30,15 +30,23 @@ class Published(Table):
     """A Paintings table on an app whose tables are published, as ``atelier serve --broker``
     wires it; ``lines`` are what the publisher reported."""
 
-    def __init__(self, tmp_path: Path, broker: Mosquitto, login: str = "") -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        broker: Mosquitto,
+        login: str = "",
+        tls: bool = False,
+        ca: Path | None = None,
+    ) -> None:
         super().__init__(tmp_path, "paintings", scoring_cards=CARDS)
         self.data = tmp_path
         self.tables = services_of(self.client.application).tables
         self.lines: list[str] = []
         self.reported = threading.Event()
-        address = parse_broker(broker.url.replace("//", f"//{login}"))
+        scheme = "mqtts" if tls else "mqtt"
+        address = parse_broker(broker.url.replace("mqtt://", f"{scheme}://{login}"))
         outbox = Outbox(tmp_path, f"{address.host}:{address.port}/{SITE}")
-        connection = Connection(address, SITE, SERVER, retry_s=(1, 1))
+        connection = Connection(address, SITE, SERVER, ca, retry_s=(1, 1))
         self.publisher = Publisher(self.tables, outbox, connection, self.report)
 
     def report(self, line: str) -> None:
@@ -249,3 +257,49 @@ def test_a_failure_while_publishing_is_said_and_publishing_goes_on(
     table.tokens(1, 2)
     watcher.wait(lambda w: caught_up(table, w, table.log()))
     assert "publishing failed (OperationalError: disk I/O error); trying again" in table.lines
+
+
+def authority(folder: Path) -> tuple[Path, Path, Path]:
+    """A private authority's certificate, and a broker's certificate and key it signed for
+    127.0.0.1, made with openssl (the test is skipped without it)."""
+    folder.mkdir(parents=True)
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    (folder / "san").write_text("subjectAltName=IP:127.0.0.1\n")
+    ca = ["-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=hall-ca"]
+    request = ["-keyout", "broker.key", "-out", "broker.csr", "-subj", "/CN=127.0.0.1"]
+    signed = ["-in", "broker.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial"]
+    steps = [
+        ["req", "-x509", *ec, *ca, "-days", "1"],
+        ["req", *ec, *request],
+        ["x509", "-req", *signed, "-out", "broker.pem", "-days", "1", "-extfile", "san"],
+    ]
+    for step in steps:
+        try:
+            subprocess.run(["openssl", *step], cwd=folder, check=True, capture_output=True)
+        except FileNotFoundError:
+            pytest.skip("openssl is not installed")
+    return folder / "ca.pem", folder / "broker.pem", folder / "broker.key"
+
+
+def test_tls_with_a_private_authority_is_trusted_with_broker_ca_only(tmp_path: Path) -> None:
+    ca, certificate, key = authority(tmp_path / "pki")
+    broker = Mosquitto(tmp_path / "broker")
+    listener = f"listener {broker.port} 127.0.0.1\n"
+    tls = f"cafile {ca}\ncertfile {certificate}\nkeyfile {key}\n"
+    broker.config.write_text(broker.config.read_text().replace(listener, listener + tls))
+    broker.start()
+    try:
+        for trusted, said in (
+            (ca, "publishing to mqtts://"),
+            (None, "cannot trust its certificate"),
+        ):
+            table = Published(tmp_path / str(bool(trusted)), broker, tls=True, ca=trusted)
+            table.publisher.start()
+            try:
+                assert table.reported.wait(WAIT_S)
+                assert said in table.lines[0], table.lines
+            finally:
+                table.publisher.close()
+                table.tables.close()
+    finally:
+        broker.stop()

@@ -198,9 +198,12 @@ class Publisher:
         if client is not self._client:
             return
         if self._reachable is not False:
+            address = self._connection.address
+            # paho does not say why; with TLS, an untrusted certificate fails the same way.
+            trust = " (or cannot trust its certificate: --broker-ca)" if address.tls else ""
             self._report(
-                f"cannot reach the broker at {self._connection.address}; the tables are served "
-                "all the same and published once it answers"
+                f"cannot reach the broker at {address}{trust}; the tables are served all the "
+                "same and published once it answers"
             )
         self._reachable = False
 
