@@ -3,10 +3,11 @@ that counts it, and the server's retained status with a last will saying it went
 
 Requests never wait for the broker: a change only marks its table as due (a set of ids, bounded
 by the number of tables). One thread of ours publishes what is due, read from the log, while
-paho's own thread keeps the connection and reconnects. What the broker acknowledged is
-bookmarked in the outbox (outbox.py); on every connection each table is replayed from its
-bookmark: the events the broker may have missed, then its state, retained again in case the
-broker lost it. A replay may deliver an event twice (QoS 1); its id makes that harmless.
+paho's own thread talks to the broker (and tries again until it answers). What the broker
+acknowledged is bookmarked in the outbox (outbox.py); on every connection each table is
+replayed from its bookmark: the events the broker may have missed, then its state, retained
+again in case the broker lost it. A replay may deliver an event twice (QoS 1); its id makes
+that harmless.
 """
 
 from __future__ import annotations
