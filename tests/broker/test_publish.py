@@ -4,6 +4,7 @@ again misses nothing and doubles nothing; no join token ever leaves the table.""
 
 from __future__ import annotations
 
+import signal
 import sqlite3
 import subprocess
 import threading
@@ -37,6 +38,7 @@ class Published(Table):
         login: str = "",
         tls: bool = False,
         ca: Path | None = None,
+        keepalive_s: int = 10,
     ) -> None:
         super().__init__(tmp_path, "paintings", scoring_cards=CARDS)
         self.data = tmp_path
@@ -46,7 +48,7 @@ class Published(Table):
         scheme = "mqtts" if tls else "mqtt"
         address = parse_broker(broker.url.replace("mqtt://", f"{scheme}://{login}"))
         outbox = Outbox(tmp_path, f"{address.host}:{address.port}/{SITE}")
-        connection = Connection(address, SITE, SERVER, ca, retry_s=(1, 1))
+        connection = Connection(address, SITE, SERVER, ca, keepalive_s, retry_s=(1, 1))
         self.publisher = Publisher(self.tables, outbox, connection, self.report)
 
     def report(self, line: str) -> None:
@@ -303,3 +305,35 @@ def test_tls_with_a_private_authority_is_trusted_with_broker_ca_only(tmp_path: P
                 table.tables.close()
     finally:
         broker.stop()
+
+
+def test_a_broker_gone_silent_is_noticed_and_what_it_missed_follows_when_it_answers(
+    tmp_path: Path, watcher: Watcher, mosquitto: Mosquitto
+) -> None:
+    # A pulled cable closes nothing: the broker frozen answers nothing, as one out of reach.
+    table = Published(tmp_path / "data", mosquitto, keepalive_s=1)
+    table.publisher.start()
+    try:
+        table.tokens(1, 1)
+        watcher.wait(lambda w: caught_up(table, w, table.log()))
+        now = time.time()
+        watcher.wait(lambda _: saved(mosquitto, now))
+        process = mosquitto.process
+        assert process is not None
+        table.reported.clear()
+        process.send_signal(signal.SIGSTOP)
+        try:
+            for count in range(2, 6):
+                table.tokens(1, count)
+            assert table.reported.wait(WAIT_S)  # noticed by the missing keep-alive answers
+            assert table.lines[-1].startswith("lost the broker"), table.lines
+            for count in range(6, 9):
+                table.tokens(2, count)
+        finally:
+            process.send_signal(signal.SIGCONT)
+        ids = table.log()
+        watcher.wait(lambda w: caught_up(table, w, ids))
+        assert sorted({e["seq"] for e in watcher.events(SITE, table.id)}) == ids
+    finally:
+        table.publisher.close()
+        table.tables.close()
