@@ -249,11 +249,11 @@ def test_a_failure_while_publishing_is_said_and_publishing_goes_on(
     read = store.events
     failures = iter([sqlite3.OperationalError("disk I/O error")])
 
-    def failing_once(table_id: str, after: int = 0) -> Any:
+    def failing_once(table_id: str, after: int = 0, limit: int | None = None) -> Any:
         if threading.current_thread().name == "broker-publisher":
             for failure in failures:
                 raise failure
-        return read(table_id, after)
+        return read(table_id, after, limit)
 
     monkeypatch.setattr(store, "events", failing_once)
     table.tokens(1, 2)

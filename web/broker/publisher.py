@@ -332,7 +332,9 @@ class Publisher:
             acked = 0
         seq = state.last_event
         after = max(acked, sent.get(table, 0))
-        events = [e for e in self._tables.store.events(table, after) if e.id <= seq]
+        # One more than there is room for says whether some are left for the next round.
+        found = self._tables.store.events(table, after, limit=room + 1)
+        events = [e for e in found if e.id <= seq]
         out: list[_Sent] = []
         events_topic = protocol.table_events_topic(self._site, table)
         for event in events[:room]:
