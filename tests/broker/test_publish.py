@@ -47,9 +47,9 @@ class Published(Table):
         self.reported = threading.Event()
         scheme = "mqtts" if tls else "mqtt"
         address = parse_broker(broker.url.replace("mqtt://", f"{scheme}://{login}"))
-        outbox = Outbox(tmp_path, f"{address.host}:{address.port}/{SITE}")
-        connection = Connection(address, SITE, SERVER, ca, keepalive_s, retry_s=(1, 1))
-        self.publisher = Publisher(self.tables, outbox, connection, self.report)
+        self.outbox = Outbox(tmp_path, f"{address.host}:{address.port}/{SITE}")
+        self.connection = Connection(address, SITE, SERVER, ca, keepalive_s, retry_s=(1, 1))
+        self.publisher = Publisher(self.tables, self.outbox, self.connection, self.report)
 
     def report(self, line: str) -> None:
         self.lines.append(line)
@@ -337,3 +337,39 @@ def test_a_broker_gone_silent_is_noticed_and_what_it_missed_follows_when_it_answ
     finally:
         table.publisher.close()
         table.tables.close()
+
+
+def bookmark(table: Published) -> int | None:
+    """The outbox's bookmark of the table, once the publisher's thread has written it."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        found = table.outbox.acked(table.id)
+        if found == table.log()[-1]:
+            return found
+        time.sleep(0.02)
+    return table.outbox.acked(table.id)
+
+
+def test_a_restarted_server_publishes_only_what_follows_its_bookmark(
+    tmp_path: Path, watcher: Watcher, mosquitto: Mosquitto
+) -> None:
+    first = Published(tmp_path / "data", mosquitto)
+    first.publisher.start()
+    before = [first.tokens(1, count) for count in (1, 2, 3)]
+    watcher.wait(lambda w: caught_up(first, w, before))
+    assert bookmark(first) == before[-1]
+    first.publisher.close()
+    # Changed while not publishing (the server stopped, its broker option forgotten).
+    after = [first.tokens(2, count) for count in (4, 5)]
+    heard = len(watcher.messages)
+    # Started again on the same data folder: a new outbox reads the bookmark it left.
+    outbox = Outbox(first.data, first.outbox.destination)
+    second = Publisher(first.tables, outbox, first.connection)
+    second.start()
+    try:
+        watcher.wait(lambda w: caught_up(first, w, before + after))
+        later = [m.decoded() for m in watcher.messages[heard:] if m.topic.endswith("/events")]
+        assert [e["seq"] for e in later if e is not None] == after
+    finally:
+        second.close()
+        first.tables.close()
