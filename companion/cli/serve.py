@@ -22,6 +22,7 @@ from vision.live.stability import Settings
 if TYPE_CHECKING:
     from companion.table.session import Tables
     from firmware_bridge.driver import DisplayDriver
+    from web.broker.publisher import Publisher
 
 HELP = """\
 Serve the table companion on the local network: start a table, scan boards from a phone, and
@@ -302,8 +303,6 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
             from firmware_bridge.follow import ScoreFollower
 
             tables.listen(ScoreFollower(tables, driver))
-        if broker is not None:
-            _publish(tables, args.data, broker, stack)
         live = None
         if choice is not None:
             live = start_live(tables, choice, settings=settings)
@@ -323,10 +322,15 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
         stopping.first(services_of(app).hub.close)
         first = live.fed()[0] if live is not None else None
         raise_file_limit()  # each live viewer is an open connection
+        publisher = None if broker is None else _publisher(tables, args.data, broker, stack)
         try:
             server = create_server(app, host=args.host, port=args.port, threads=args.threads)
         except OSError as exc:
             raise AtelierError(f"--port {args.port}: cannot listen ({exc.strerror})") from None
+        if publisher is not None:
+            # Once the server listens: a server that cannot start is never announced online.
+            # Whatever changed before is published all the same, on connecting.
+            publisher.start()
         _line(url, sys.stdout)
         if first is not None:
             # The scoreboard of the live table, following the live source from game to game,
@@ -364,9 +368,9 @@ def _broker(args: argparse.Namespace) -> _Broker | None:
     return _Broker(login, site, server)
 
 
-def _publish(tables: Tables, data: Path, broker: _Broker, stack: ExitStack) -> None:
-    """Publish ``tables`` to the broker from now until the server stops (closed before the
-    tables: it reads their log)."""
+def _publisher(tables: Tables, data: Path, broker: _Broker, stack: ExitStack) -> Publisher:
+    """A publisher of ``tables`` to the broker, not started yet, closed when the server stops
+    (before the tables: it reads their log)."""
     from web.broker.identity import server_name
     from web.broker.outbox import Outbox
     from web.broker.publisher import Connection, Publisher
@@ -378,8 +382,8 @@ def _publish(tables: Tables, data: Path, broker: _Broker, stack: ExitStack) -> N
     publisher = Publisher(
         tables, outbox, connection, lambda text: _line(f"atelier: {text}", sys.stderr)
     )
-    publisher.start()
     stack.callback(publisher.close)
+    return publisher
 
 
 def _line(text: str, stream: TextIO) -> None:
