@@ -17,6 +17,7 @@ from companion.cli import (
     advise,
     bench,
     calibrate,
+    hub,
     led,
     markers,
     pigments,
@@ -71,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     scan.register(commands)
     led.register(commands)
     serve.register(commands)
+    hub.register(commands)
     train.register(commands)
     screenshots.register(commands)
     return parser
