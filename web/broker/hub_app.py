@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from werkzeug.exceptions import HTTPException
 from web import SECURITY_HEADERS
 from web.access import Hosts
 from web.broker.board import SharedBoard
-from web.broker.leaderboard import Leaderboard, Placed, Table, label
+from web.broker.leaderboard import Leaderboard, Placed, Table, standings
 from web.pages import GAME_TITLES
 
 WEB = Path(__file__).resolve().parent.parent
@@ -44,12 +45,12 @@ def title(game: str) -> str:
     return GAME_TITLES.get(game, game)
 
 
-def table_json(board: Leaderboard, table: Table) -> dict[str, Any]:
+def table_json(table: Table, online: bool) -> dict[str, Any]:
     return {
         "site": table.site,
         "table": table.table,
         "server": table.server,
-        "label": label(table),
+        "label": table.label,
         "game": table.game,
         "title": title(table.game),
         "round": table.round,
@@ -69,14 +70,18 @@ def table_json(board: Leaderboard, table: Table) -> dict[str, Any]:
         "seq": table.seq,
         "at": table.at,
         "received": table.received,
-        "online": board.online(table),
+        "online": online,
         "events": table.events,
     }
 
 
-def standings_json(board: Leaderboard, games: Sequence[str]) -> list[dict[str, Any]]:
+def standings_json(tables: Sequence[Table], games: Sequence[str]) -> list[dict[str, Any]]:
     return [
-        {"game": game, "title": title(game), "players": [_placed(p) for p in board.standings(game)]}
+        {
+            "game": game,
+            "title": title(game),
+            "players": [_placed(p) for p in standings(tables, game)],
+        }
         for game in games
     ]
 
@@ -89,22 +94,38 @@ def _placed(placed: Placed) -> dict[str, Any]:
         "total": placed.player.total,
         "site": placed.table.site,
         "table": placed.table.table,
-        "label": label(placed.table),
+        "label": placed.table.label,
         "over": placed.table.over,
     }
 
 
-def _message(board: Leaderboard, since: int) -> dict[str, Any]:
-    """What a viewer that saw ``since`` needs (0: everything)."""
-    if since == 0:
-        tables, games = board.tables(), board.games()
-    else:
-        tables, games = board.changed_since(since)
+@dataclass(frozen=True)
+class _Snapshot:
+    """The board as it stood, taken under its lock and turned into JSON outside it."""
+
+    version: int
+    tables: list[Table]
+    online: dict[tuple[str, str], bool]
+    changed: list[Table]
+    games: list[str]
+
+    @staticmethod
+    def of(board: Leaderboard, since: int) -> _Snapshot:
+        tables, online = board.snapshot()
+        changed, games = (tables, board.games()) if since == 0 else board.changed_since(since)
+        return _Snapshot(board.version, tables, online, changed, games)
+
+    def tables_json(self, tables: Sequence[Table]) -> list[dict[str, Any]]:
+        return [table_json(t, self.online.get((t.site, t.server), False)) for t in tables]
+
+
+def _message(snapshot: _Snapshot) -> dict[str, Any]:
+    """What a viewer needs: the tables and standings that changed, and which tables remain."""
     return {
-        "version": board.version,
-        "tables": [table_json(board, t) for t in tables],
-        "keys": [[t.site, t.table] for t in board.tables()],
-        "standings": standings_json(board, games),
+        "version": snapshot.version,
+        "tables": snapshot.tables_json(snapshot.changed),
+        "keys": [[t.site, t.table] for t in snapshot.tables],
+        "standings": standings_json(snapshot.tables, snapshot.games),
     }
 
 
@@ -126,14 +147,13 @@ def create_hub_app(board: SharedBoard, config: Mapping[str, Any]) -> Flask:
 
     @app.get("/api/tables")
     def tables() -> Response:
+        snapshot = board.read(partial(_Snapshot.of, since=0))
         return jsonify(
-            board.read(
-                lambda b: {
-                    "connected": board.connected,
-                    "version": b.version,
-                    "tables": [table_json(b, t) for t in b.tables()],
-                }
-            )
+            {
+                "connected": board.connected,
+                "version": snapshot.version,
+                "tables": snapshot.tables_json(snapshot.tables),
+            }
         )
 
     @app.get("/api/tables/<site>/<table>")
@@ -145,7 +165,8 @@ def create_hub_app(board: SharedBoard, config: Mapping[str, Any]) -> Flask:
 
     @app.get("/api/standings")
     def standings() -> Response:
-        return jsonify({"games": board.read(lambda b: standings_json(b, b.games()))})
+        snapshot = board.read(partial(_Snapshot.of, since=0))
+        return jsonify({"games": standings_json(snapshot.tables, snapshot.games)})
 
     @app.get("/api/live")
     def live() -> Response:
@@ -157,7 +178,7 @@ def create_hub_app(board: SharedBoard, config: Mapping[str, Any]) -> Flask:
             while not board.closing:
                 now = board.read(lambda b: (b.version, board.connected))
                 if now != (seen, connected):
-                    body = board.read(partial(_message, since=seen or 0))
+                    body = _message(board.read(partial(_Snapshot.of, since=seen or 0)))
                     seen, connected = body["version"], now[1]
                     body["connected"] = connected
                     yield f"event: board\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
@@ -205,4 +226,4 @@ def create_hub_app(board: SharedBoard, config: Mapping[str, Any]) -> Flask:
 
 def _one(board: Leaderboard, site: str, table: str) -> dict[str, Any] | None:
     found = board.table(site, table)
-    return None if found is None else table_json(board, found)
+    return None if found is None else table_json(found, board.online(found))

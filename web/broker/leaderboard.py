@@ -10,6 +10,7 @@ server is online only while its retained status says so (its last will says othe
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
@@ -41,6 +42,7 @@ class Table:
     over: bool
     winners: tuple[str, ...]  # names, once the game is over
     players: tuple[Player, ...]  # best first
+    label: str  # how people tell tables apart: by who plays there (ids are random letters)
     seq: int  # the last event the state counts
     at: float  # when the table published it (its clock)
     received: float  # when the hub took it (the hub's clock)
@@ -90,7 +92,7 @@ class Leaderboard:
 
     def tables(self) -> list[Table]:
         """Every table, grouped by site and game, each game's by their players' names."""
-        return sorted(self._tables.values(), key=lambda t: (t.site, t.game, label(t), t.table))
+        return sorted(self._tables.values(), key=lambda t: (t.site, t.game, t.label, t.table))
 
     def table(self, site: str, table: str) -> Table | None:
         return self._tables.get((site, table))
@@ -103,18 +105,12 @@ class Leaderboard:
 
     def standings(self, game: str) -> list[Placed]:
         """Every player of every table of ``game``, best total first."""
-        entries = [
-            (player, table)
-            for table in self._tables.values()
-            if table.game == game
-            for player in table.players
-        ]
-        entries.sort(key=lambda e: (-e[0].total, e[0].name.casefold(), label(e[1])))
-        placed: list[Placed] = []
-        for index, (player, table) in enumerate(entries):
-            tied = placed and placed[-1].player.total == player.total
-            placed.append(Placed(placed[-1].rank if tied else index + 1, player, table))
-        return placed
+        return standings(self._tables.values(), game)
+
+    def snapshot(self) -> tuple[list[Table], dict[tuple[str, str], bool]]:
+        """Every table and every server's status as they stand: values that never change, for
+        a reader to work on without holding up what the broker delivers."""
+        return self.tables(), dict(self._online)
 
     def changed_since(self, version: int) -> tuple[list[Table], list[str]]:
         """The tables and the games whose standings changed after ``version``."""
@@ -182,9 +178,21 @@ class Leaderboard:
         return True
 
 
-def label(table: Table) -> str:
-    """How a person tells tables apart: by who plays at them (ids are random letters)."""
-    names = [p.name for p in sorted(table.players, key=lambda p: p.seat)]
+def standings(tables: Iterable[Table], game: str) -> list[Placed]:
+    """Every player of every one of ``tables`` playing ``game``, best total first."""
+    entries = [
+        (player, table) for table in tables if table.game == game for player in table.players
+    ]
+    entries.sort(key=lambda e: (-e[0].total, e[0].name.casefold(), e[1].label))
+    placed: list[Placed] = []
+    for index, (player, table) in enumerate(entries):
+        tied = placed and placed[-1].player.total == player.total
+        placed.append(Placed(placed[-1].rank if tied else index + 1, player, table))
+    return placed
+
+
+def _label(players: Iterable[Player]) -> str:
+    names = [p.name for p in sorted(players, key=lambda p: p.seat)]
     return ", ".join(names) if names else "No players yet"
 
 
@@ -238,6 +246,7 @@ def _parse_state(site: str, name: str, body: dict[str, Any], now: float) -> Tabl
         over=over,
         winners=winners,
         players=tuple(ranked),
+        label=_label(ranked),
         seq=seq,
         at=float(at),
         received=now,
