@@ -19,6 +19,7 @@ SUITES = {
     "web": (["--viewers", "--scans", "--minutes"], "--lighting"),
     "led": (["--changes"], "--viewers"),
     "live": (["--minutes", "--turns", "--game", "--fps"], "--changes"),
+    "hub": (["--broker", "--tables", "--rate", "--minutes"], "--viewers"),
 }
 
 
