@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion import __version__
+from companion.cli.main import COMMANDS
 from tests.cli import assert_user_error, atelier, atelier_main
 
 EXAMPLE = Path(__file__).parents[1] / "companion/content/examples/colorfield-rulebook.json"
@@ -41,6 +45,29 @@ def test_help_lists_commands_with_an_example() -> None:
     score_help = atelier("score", "--help")
     assert score_help.status == 0
     assert "example:" in score_help.stdout
+
+
+def test_help_before_a_command_still_lists_every_command() -> None:
+    run = atelier_main("-h", "score")
+    assert run.status == 0
+    listed = re.findall(r"^    (\S+)", run.stdout, re.MULTILINE)
+    assert listed == list(COMMANDS)
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    # A fresh interpreter: the test process has imported every command already.
+    script = (
+        "import sys\n"
+        "from companion.cli.main import main\n"
+        f"main(['score', {str(EXAMPLE)!r}])\n"
+        "print(*sorted(m for m in sys.modules if m.startswith('companion.cli.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True)
+    assert done.stdout.decode().splitlines()[-1].split() == [
+        "companion.cli.main",
+        "companion.cli.position_command",
+        "companion.cli.score",
+    ]
 
 
 def test_score_prints_json_on_stdout_only() -> None:

@@ -74,10 +74,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def _command_named(argv: Sequence[str]) -> str | None:
-    """The command in ``argv`` when it is a known one (the options before it take no values),
-    else None: then the whole parser reads ``argv``, to list the commands or name the mistake."""
-    command = next((arg for arg in argv if not arg.startswith("-")), None)
-    return command if command in COMMANDS else None
+    """The command ``argv`` starts with when it is a known one, else None: then the whole parser
+    reads ``argv``, to list the commands (``-h`` first) or name the mistake."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
