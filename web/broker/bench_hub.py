@@ -10,8 +10,10 @@ tables, four players each), their totals and rounds changed at each publish.
 
 from __future__ import annotations
 
+import bisect
 import http.client
 import json
+import math
 import os
 import random
 import subprocess
@@ -301,11 +303,41 @@ def _slope(memory: list[dict[str, float]]) -> float | None:
 
 
 def _minute_mean(memory: list[dict[str, float]], first: bool) -> float | None:
+    if not memory:
+        return None
     end = memory[-1]["seconds"]
     chosen = [
         m["rss_mb"] for m in memory if (m["seconds"] <= 60 if first else m["seconds"] >= end - 60)
     ]
     return round(sum(chosen) / len(chosen), 1) if chosen else None
+
+
+def _shown(
+    published: dict[tuple[str, int], float],
+    seen: dict[tuple[str, int], tuple[float, float, float]],
+) -> dict[tuple[str, int], tuple[float, float, float]]:
+    """For each change published, when the hub and the viewer first had it or a later change
+    of its table (a state holds every change before it: a page that skipped a state still shows
+    its change, once the next one arrives). A change no later state covered is not here."""
+    by_table: dict[str, list[tuple[int, float, float]]] = {}
+    for (table, seq), (_, hub, viewer) in seen.items():
+        by_table.setdefault(table, []).append((seq, hub, viewer))
+    covering: dict[str, list[tuple[int, float, float]]] = {}
+    for table, states in by_table.items():
+        states.sort()
+        # The earliest arrival among this state and every later one, from the last back.
+        earliest, hub_first, viewer_first = [], float("inf"), float("inf")
+        for seq, hub, viewer in reversed(states):
+            hub_first, viewer_first = min(hub_first, hub), min(viewer_first, viewer)
+            earliest.append((seq, hub_first, viewer_first))
+        covering[table] = earliest[::-1]
+    shown = {}
+    for (table, seq), at in published.items():
+        states = covering.get(table, [])
+        index = bisect.bisect_left(states, (seq, -math.inf, -math.inf))
+        if index < len(states):
+            shown[(table, seq)] = (at, states[index][1], states[index][2])
+    return shown
 
 
 def _results(
@@ -318,14 +350,17 @@ def _results(
     load_before: tuple[float, float, float],
     load_after: tuple[float, float, float],
 ) -> dict[str, Any]:
-    taken = [seen[k] for k in published if k in seen]
+    shown = _shown(published, seen)
+    taken = list(shown.values())
     return {
         "tables": tables,
         "rate_per_table": rate,
         "minutes": minutes,
         "published": len(published),
-        "seen": len(taken),
-        "missing": len(published) - len(taken),
+        "seen": sum(1 for k in published if k in seen),
+        # Folded into a later state before the viewer's next message: shown, not on its own.
+        "superseded": sum(1 for k in shown if k not in seen),
+        "missing": len(published) - len(shown),
         "latency_ms": {
             "hub": _percentiles([(hub - at) * 1000 for at, hub, _ in taken]),
             "viewer": _percentiles([(viewer - at) * 1000 for at, _, viewer in taken]),

@@ -17,9 +17,12 @@ games) to the broker, while 'atelier hub' runs as a process of its own and one v
 its live stream. Without --broker, a Mosquitto of its own runs on a free loopback port (Debian:
 apt install mosquitto). For each change: the time from its publishing to the hub's leaderboard
 having it, and to the viewer receiving it; the hub's memory is sampled every --sample seconds.
-JSON on standard output: tables, rate_per_table, minutes, published, seen, missing, latency_ms
-(hub, viewer: median, p95, max), memory (seconds, rss_mb), rss_mb_first_minute,
-rss_mb_last_minute, rss_slope_mb_per_minute, load_average (before, after), cpus.
+A change counts as shown from the first state of its table, it or a later one, to arrive (a state
+holds every change before it): seen is how many arrived as themselves, superseded how many only
+inside a later one, missing how many never. JSON on standard output: tables, rate_per_table,
+minutes, published, seen, superseded, missing, latency_ms (hub, viewer: median, p95, max), memory
+(seconds, rss_mb), rss_mb_first_minute, rss_mb_last_minute, rss_slope_mb_per_minute, load_average
+(before, after), cpus.
 
 examples:
   atelier bench hub --minutes 2
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{results['tables']} tables x {results['rate_per_table']:g}/s for "
         f"{results['minutes']:g} min: {results['published']} changes, {results['missing']} "
-        f"missing\n"
+        f"missing ({results['superseded']} shown inside a later state)\n"
         f"  publish -> hub leaderboard: median {hub['median']} ms, p95 {hub['p95']} ms, "
         f"max {hub['max']} ms\n"
         f"  publish -> live viewer:     median {viewer['median']} ms, p95 {viewer['p95']} ms, "
