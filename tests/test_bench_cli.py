@@ -6,7 +6,7 @@ import pytest
 
 from companion.cli.bench.vision import chosen_families
 from companion.errors import AtelierError
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 
 # Each suite's own options, and one that belongs to another suite only.
 SUITES = {
@@ -19,12 +19,13 @@ SUITES = {
     "web": (["--viewers", "--scans", "--minutes"], "--lighting"),
     "led": (["--changes"], "--viewers"),
     "live": (["--minutes", "--turns", "--game", "--fps"], "--changes"),
+    "hub": (["--broker", "--tables", "--rate", "--minutes"], "--viewers"),
 }
 
 
 @pytest.mark.parametrize("suite", SUITES)
 def test_each_suite_has_help_of_its_own(suite: str) -> None:
-    run = atelier("bench", suite, "--help")
+    run = atelier_main("bench", suite, "--help")
     assert run.status == 0, run
     assert run.stdout.startswith(f"usage: atelier bench {suite} ")
     own, foreign = SUITES[suite]
@@ -35,11 +36,11 @@ def test_each_suite_has_help_of_its_own(suite: str) -> None:
 
 
 def test_the_bench_help_lists_every_suite_and_a_suite_is_required() -> None:
-    run = atelier("bench", "--help")
+    run = atelier_main("bench", "--help")
     assert run.status == 0
     listed = [line.split()[0] for line in run.stdout.splitlines() if line.startswith("    ")]
     assert listed == list(SUITES)
-    missing = atelier("bench")
+    missing = atelier_main("bench")
     assert missing.status == 2
     assert missing.stderr.strip().splitlines() == [
         "atelier bench: the following arguments are required: SUITE (see 'atelier bench --help')"
@@ -47,7 +48,7 @@ def test_the_bench_help_lists_every_suite_and_a_suite_is_required() -> None:
 
 
 def test_an_option_of_another_suite_is_refused_in_one_line() -> None:
-    run = atelier("bench", "rules", "--boards", "3")
+    run = atelier_main("bench", "rules", "--boards", "3")
     assert run.status == 2
     assert run.stderr.strip().splitlines() == [
         "atelier: unrecognized arguments: --boards 3 (see 'atelier --help')"
@@ -91,6 +92,6 @@ def test_an_unknown_family_or_strength_is_refused(name: str) -> None:
 
 def test_an_unknown_strength_is_refused_in_one_line_naming_the_option() -> None:
     assert_user_error(
-        atelier("bench", "vision", "--perturb", "noise:13"),
+        atelier_main("bench", "vision", "--perturb", "noise:13"),
         "--perturb", "'noise:13'", "FAMILY:all", "noise:12", "ev+1",
     )  # fmt: skip

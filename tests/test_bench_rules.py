@@ -9,11 +9,11 @@ from pytest_benchmark.fixture import BenchmarkFixture
 
 from companion.bench.rules import random_canvases
 from companion.games.colorfield.scoring import score_canvas
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 
 
 def test_bench_rules_reports_rates_against_the_baseline() -> None:
-    run = atelier("bench", "rules", "--seconds", "0.02")
+    run = atelier_main("bench", "rules", "--seconds", "0.02")
     assert run.status == 0, run.stderr
     data = json.loads(run.stdout)
     names = [row["name"] for row in data["rows"]]
@@ -33,7 +33,9 @@ def test_bench_rules_reports_rates_against_the_baseline() -> None:
 
 
 def test_bench_rejects_a_silly_duration() -> None:
-    assert_user_error(atelier("bench", "rules", "--seconds", "0"), "--seconds: 0.0 is out of range")
+    assert_user_error(
+        atelier_main("bench", "rules", "--seconds", "0"), "--seconds: 0.0 is out of range"
+    )
 
 
 def test_bench_sample_is_reproducible_and_full() -> None:

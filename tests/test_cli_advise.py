@@ -10,7 +10,7 @@ import pytest
 
 from companion.content.isle import content_for
 from companion.games.isle.hexgrid import Cell
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 
 EXAMPLES = Path(__file__).parents[1] / "companion/content/examples"
 
@@ -46,7 +46,7 @@ def isle(**changes: Any) -> dict[str, Any]:
 def advise(tmp_path: Path, position: object, *options: str) -> Any:
     path = tmp_path / "position.json"
     path.write_text(json.dumps(position))
-    return atelier("advise", *options, path)
+    return atelier_main("advise", *options, path)
 
 
 def test_paintings_advice_is_the_best_order_of_the_hand(tmp_path: Path) -> None:
@@ -204,18 +204,18 @@ def test_pigments_advice_is_the_draft_worth_most(tmp_path: Path) -> None:
 )
 def test_the_examples_are_advised_from_standard_input(example: str) -> None:
     text = (EXAMPLES / example).read_text()
-    run = atelier("advise", "-", stdin=text)
+    run = atelier_main("advise", "-", stdin=text)
     assert run.status == 0, run.stderr
     assert json.loads(run.stdout)["reasons"]
     # The same file still scores: the advice keys are optional position keys.
-    assert atelier("score", "-", stdin=text).status == 0
+    assert atelier_main("score", "-", stdin=text).status == 0
 
 
 def test_help_has_an_example() -> None:
-    run = atelier("advise", "--help")
+    run = atelier_main("advise", "--help")
     assert run.status == 0 and "example:" in run.stdout
     assert "pigments-advise.json" in run.stdout
-    assert "advise" in atelier("--help").stdout
+    assert "advise" in atelier_main("--help").stdout
 
 
 @pytest.mark.parametrize(
@@ -271,6 +271,6 @@ def test_bad_positions_are_refused_in_one_line(
 
 
 def test_missing_files_and_empty_input_are_refused(tmp_path: Path) -> None:
-    assert_user_error(atelier("advise", tmp_path / "nope.json"), "nope.json: no such file")
-    assert_user_error(atelier("advise", "-", stdin=""), "<stdin>: empty input")
-    assert_user_error(atelier("advise", "-", stdin="{"), "<stdin>: line 1")
+    assert_user_error(atelier_main("advise", tmp_path / "nope.json"), "nope.json: no such file")
+    assert_user_error(atelier_main("advise", "-", stdin=""), "<stdin>: empty input")
+    assert_user_error(atelier_main("advise", "-", stdin="{"), "<stdin>: line 1")

@@ -107,7 +107,8 @@ CASES = {
     ),
     "suite": (
         ["bench", "speed"],
-        "invalid choice: 'speed' (choose from 'rules', 'markers', 'vision', 'web', 'led', 'live')",
+        "invalid choice: 'speed' (choose from 'rules', 'markers', 'vision', 'web', 'led', "
+        "'live', 'hub')",
     ),
     "difficulty": (
         ["render", "--random", "isle", "-o", "t.jpg", "--difficulty", "extreme"],

@@ -1,16 +1,21 @@
-"""``atelier score``, ``--version`` and ``--help`` through the real console script."""
+"""``atelier score``, ``--version`` and ``--help``: through the real console script for its exit
+statuses, streams and standard input; the positions and files it refuses through its main()."""
 
 from __future__ import annotations
 
 import copy
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion import __version__
-from tests.cli import assert_user_error, atelier
+from companion.cli.main import COMMANDS
+from tests.cli import assert_user_error, atelier, atelier_main
 
 EXAMPLE = Path(__file__).parents[1] / "companion/content/examples/colorfield-rulebook.json"
 
@@ -42,6 +47,29 @@ def test_help_lists_commands_with_an_example() -> None:
     assert "example:" in score_help.stdout
 
 
+def test_help_before_a_command_still_lists_every_command() -> None:
+    run = atelier_main("-h", "score")
+    assert run.status == 0
+    listed = re.findall(r"^    (\S+)", run.stdout, re.MULTILINE)
+    assert listed == list(COMMANDS)
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    # A fresh interpreter: the test process has imported every command already.
+    script = (
+        "import sys\n"
+        "from companion.cli.main import main\n"
+        f"main(['score', {str(EXAMPLE)!r}])\n"
+        "print(*sorted(m for m in sys.modules if m.startswith('companion.cli.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True)
+    assert done.stdout.decode().splitlines()[-1].split() == [
+        "companion.cli.main",
+        "companion.cli.position_command",
+        "companion.cli.score",
+    ]
+
+
 def test_score_prints_json_on_stdout_only() -> None:
     run = atelier("score", EXAMPLE)
     assert run.status == 0, run.stderr
@@ -54,7 +82,7 @@ def test_score_prints_json_on_stdout_only() -> None:
 
 
 def test_explain_prints_the_breakdown_for_people() -> None:
-    run = atelier("score", "--explain", EXAMPLE)
+    run = atelier_main("score", "--explain", EXAMPLE)
     assert run.status == 0
     assert json.loads(run.stdout)["total"] == 35
     text = run.stderr
@@ -77,7 +105,7 @@ def test_catalogue_tiles_and_boards_score_like_their_inline_form(tmp_path: Path)
         "canvas": "canvas-2",
         "spaces": [{"tile": f"F-{i:02d}", "rotation": i % 4} for i in range(1, 7)],
     }
-    inline = atelier("score", write(tmp_path, by_id))
+    inline = atelier_main("score", write(tmp_path, by_id))
     assert inline.status == 0, inline.stderr
     catalogue = json.loads(
         (Path(__file__).parents[1] / "companion/content/colorfield.json").read_text()
@@ -89,7 +117,7 @@ def test_catalogue_tiles_and_boards_score_like_their_inline_form(tmp_path: Path)
         "canvas": {k: v for k, v in board.items() if k != "id"},
         "spaces": [{"edges": tiles[f"F-{i:02d}"]["edges"], "rotation": i % 4} for i in range(1, 7)],
     }
-    run = atelier("score", write(tmp_path, spelled, "spelled.json"))
+    run = atelier_main("score", write(tmp_path, spelled, "spelled.json"))
     assert json.loads(run.stdout)["total"] == json.loads(inline.stdout)["total"]
 
 
@@ -137,33 +165,35 @@ def test_bad_positions_are_one_line_naming_file_and_field(
     tmp_path: Path, data: object, message: str
 ) -> None:
     path = write(tmp_path, data)
-    assert_user_error(atelier("score", path), str(path), message)
+    assert_user_error(atelier_main("score", path), str(path), message)
 
 
 def test_tile_id_with_edges_that_disagree_is_refused(tmp_path: Path) -> None:
     data = copy.deepcopy(example())
     data["spaces"][0] = {"tile": "F-01", "edges": data["spaces"][0]["edges"], "rotation": 0}
     path = write(tmp_path, data)
-    assert_user_error(atelier("score", path), "spaces[0].edges: do not match catalogue tile 'F-01'")
+    assert_user_error(
+        atelier_main("score", path), "spaces[0].edges: do not match catalogue tile 'F-01'"
+    )
 
 
 def test_not_json(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('{"game": "colorfield",\n  "canvas": }')
-    assert_user_error(atelier("score", path), str(path), "line 2 column 13: not valid JSON")
+    assert_user_error(atelier_main("score", path), str(path), "line 2 column 13: not valid JSON")
 
 
 def test_missing_file_directory_and_binary(tmp_path: Path) -> None:
-    assert_user_error(atelier("score", tmp_path / "nope.json"), "nope.json: no such file")
-    assert_user_error(atelier("score", tmp_path), "is a directory")
+    assert_user_error(atelier_main("score", tmp_path / "nope.json"), "nope.json: no such file")
+    assert_user_error(atelier_main("score", tmp_path), "is a directory")
     binary = tmp_path / "photo.json"
     binary.write_bytes(b"\xff\xd8\xff\xe0 not text")
-    assert_user_error(atelier("score", binary), "photo.json: not UTF-8 text")
+    assert_user_error(atelier_main("score", binary), "photo.json: not UTF-8 text")
 
 
 def test_empty_and_broken_standard_input() -> None:
-    assert_user_error(atelier("score", "-", stdin=""), "<stdin>: empty input")
-    assert_user_error(atelier("score", "-", stdin="{"), "<stdin>: line 1 column 2")
+    assert_user_error(atelier_main("score", "-", stdin=""), "<stdin>: empty input")
+    assert_user_error(atelier_main("score", "-", stdin="{"), "<stdin>: line 1 column 2")
 
 
 def test_usage_errors_are_one_line_with_status_2() -> None:
@@ -190,10 +220,10 @@ def test_user_deck_file_replaces_the_tiles(tmp_path: Path) -> None:
         "spaces": [{"tile": "MY-1"}] + [None] * 5,
     }
     pos_path = write(tmp_path, position)
-    run = atelier("score", "--deck", deck_path, pos_path)
+    run = atelier_main("score", "--deck", deck_path, pos_path)
     assert run.status == 0, run.stderr
     assert json.loads(run.stdout)["tiles"][0]["tile"] == "MY-1"
-    default = atelier("score", pos_path)
+    default = atelier_main("score", pos_path)
     assert_user_error(default, "spaces[0].tile: unknown tile 'MY-1'")
 
 
@@ -226,17 +256,19 @@ def test_user_deck_file_replaces_the_tiles(tmp_path: Path) -> None:
 )
 def test_bad_deck_files(tmp_path: Path, deck: object, message: str) -> None:
     deck_path = write(tmp_path, deck, "deck.json")
-    run = atelier("score", "--deck", deck_path, EXAMPLE)
+    run = atelier_main("score", "--deck", deck_path, EXAMPLE)
     assert_user_error(run, "deck.json", message)
 
 
 def test_deep_nesting_and_huge_numbers_are_user_errors(tmp_path: Path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 1_000 + "]" * 1_000)
-    assert_user_error(atelier("score", deep), f"{deep}: nested more than 32 levels deep")
+    assert_user_error(atelier_main("score", deep), f"{deep}: nested more than 32 levels deep")
     huge = '{"game": "isle", "cells": [[0, ' + "2" * 5_000 + ', "green"]]}'
-    assert_user_error(atelier("score", "-", stdin=huge), "<stdin>: a whole number out of range")
+    assert_user_error(
+        atelier_main("score", "-", stdin=huge), "<stdin>: a whole number out of range"
+    )
     wide = '{"game": "isle", "cells": [[0, 99999999999999999999, "green"]]}'
     assert_user_error(
-        atelier("score", "-", stdin=wide), "<stdin>: cells[0][1]: a whole number out of range"
+        atelier_main("score", "-", stdin=wide), "<stdin>: cells[0][1]: a whole number out of range"
     )

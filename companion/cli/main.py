@@ -6,6 +6,7 @@ Exit status: 0 success, 2 a user's mistake (one line on standard error), 1 an in
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import traceback
@@ -13,21 +14,6 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from companion import __version__
-from companion.cli import (
-    advise,
-    bench,
-    calibrate,
-    led,
-    markers,
-    pigments,
-    print_cmd,
-    render,
-    scan,
-    score,
-    screenshots,
-    serve,
-    train,
-)
 from companion.errors import AtelierError
 
 EXAMPLES = """\
@@ -43,6 +29,26 @@ examples:
   atelier screenshots -o docs/screens    the documentation's screenshots, taken in Chromium
 """
 
+# Each command's module, imported only for the command that runs (all of them for the command
+# list): together they load numpy, the live table and every benchmark, which took most of a
+# short command's time.
+COMMANDS = {
+    "score": "companion.cli.score",
+    "advise": "companion.cli.advise",
+    "bench": "companion.cli.bench",
+    "pigments": "companion.cli.pigments",
+    "markers": "companion.cli.markers",
+    "render": "companion.cli.render",
+    "print": "companion.cli.print_cmd",
+    "calibrate": "companion.cli.calibrate",
+    "scan": "companion.cli.scan",
+    "led": "companion.cli.led",
+    "serve": "companion.cli.serve",
+    "hub": "companion.cli.hub",
+    "train": "companion.cli.train",
+    "screenshots": "companion.cli.screenshots",
+}
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line (not the usage block), still exit status 2."""
@@ -51,7 +57,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser for every command, or for the command named ``only``."""
     parser = _Parser(
         prog="atelier",
         description="Atelier: a table companion for colour and painting board games.",
@@ -60,24 +67,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"atelier {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    score.register(commands)
-    advise.register(commands)
-    bench.register(commands)
-    pigments.register(commands)
-    markers.register(commands)
-    render.register(commands)
-    print_cmd.register(commands)
-    calibrate.register(commands)
-    scan.register(commands)
-    led.register(commands)
-    serve.register(commands)
-    train.register(commands)
-    screenshots.register(commands)
+    for name, module in COMMANDS.items():
+        if only in (None, name):
+            importlib.import_module(module).register(commands)
     return parser
 
 
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` starts with when it is a known one, else None: then the whole parser
+    reads ``argv``, to list the commands (``-h`` first) or name the mistake."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_named(argv))
     args = parser.parse_args(argv)
     try:
         status: int = args.run(args)

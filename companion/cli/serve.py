@@ -14,7 +14,7 @@ from pathlib import Path
 from types import FrameType, TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
-from companion.cli.broker_args import BrokerLogin, add_broker_arguments, broker_login
+from companion.cli.broker_options import LOGIN_OPTIONS, add_broker_options, broker_login, site_name
 from companion.cli.output import check_range
 from companion.errors import AtelierError
 from vision.live.stability import Settings
@@ -22,6 +22,7 @@ from vision.live.stability import Settings
 if TYPE_CHECKING:
     from companion.table.session import Tables
     from firmware_bridge.driver import DisplayDriver
+    from web.broker.client import BrokerLogin
     from web.broker.publisher import Publisher
 
 HELP = """\
@@ -120,11 +121,10 @@ def register(commands: Any) -> None:
         help="live: how many recent clean frames vote on each component's value, more than half "
         f"of them agreeing ({VOTES[0]}..{VOTES[1]}, default {STEADY.window})",
     )
-    add_broker_arguments(parser, "also publish the tables to this MQTT broker")
-    parser.add_argument(
-        "--site",
-        metavar="NAME",
-        help=f"with --broker: the event's name, the topics' first level (default {DEFAULT_SITE})",
+    add_broker_options(
+        parser,
+        f"with --broker: the event's name, the topics' first level (default {DEFAULT_SITE})",
+        "also publish the tables to this MQTT broker",
     )
     parser.add_argument(
         "--server-name",
@@ -355,15 +355,15 @@ class _Broker:
 
 def _broker(args: argparse.Namespace) -> _Broker | None:
     """The broker options, checked; None without ``--broker``."""
-    login = broker_login(args)
-    if login is None:
-        for option, value in (("--site", args.site), ("--server-name", args.server_name)):
-            if value is not None:
+    if args.broker is None:
+        for option in ("--site", "--server-name", *LOGIN_OPTIONS):
+            if getattr(args, option[2:].replace("-", "_")) is not None:
                 raise AtelierError(f"{option}: only with --broker")
         return None
     from web.broker.protocol import checked_name
 
-    site = checked_name("--site", args.site or DEFAULT_SITE)
+    login = broker_login(args)
+    site = site_name(args) or DEFAULT_SITE
     server = None if args.server_name is None else checked_name("--server-name", args.server_name)
     return _Broker(login, site, server)
 
@@ -377,7 +377,7 @@ def _publisher(tables: Tables, data: Path, broker: _Broker, stack: ExitStack) ->
 
     address = broker.login.address
     site = broker.site
-    connection = Connection(address, site, broker.server or server_name(data), broker.login.ca_file)
+    connection = Connection(broker.login, site, broker.server or server_name(data))
     outbox = Outbox(data, f"{address.host}:{address.port}/{site}")
     publisher = Publisher(
         tables, outbox, connection, lambda text: _line(f"atelier: {text}", sys.stderr)

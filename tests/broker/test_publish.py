@@ -19,6 +19,7 @@ from tests.broker.watcher import WAIT_S, Watcher
 from tests.mosquitto import Mosquitto
 from tests.web.test_game_end import CARDS, Table, paintings
 from web.broker import protocol, publisher
+from web.broker.client import BrokerLogin
 from web.broker.outbox import Outbox
 from web.broker.protocol import parse_broker
 from web.broker.publisher import Connection, Publisher
@@ -38,7 +39,7 @@ class Published(Table):
         login: str = "",
         tls: bool = False,
         ca: Path | None = None,
-        keepalive_s: int = 10,
+        keepalive_s: int = 15,
     ) -> None:
         super().__init__(tmp_path, "paintings", scoring_cards=CARDS)
         self.data = tmp_path
@@ -48,7 +49,8 @@ class Published(Table):
         scheme = "mqtts" if tls else "mqtt"
         address = parse_broker(broker.url.replace("mqtt://", f"{scheme}://{login}"))
         self.outbox = Outbox(tmp_path, f"{address.host}:{address.port}/{SITE}")
-        self.connection = Connection(address, SITE, SERVER, ca, keepalive_s, retry_s=(1, 1))
+        broker_login = BrokerLogin(address, ca, keepalive_s)
+        self.connection = Connection(broker_login, SITE, SERVER, retry_s=(1, 1))
         self.publisher = Publisher(self.tables, self.outbox, self.connection, self.report)
 
     def report(self, line: str) -> None:

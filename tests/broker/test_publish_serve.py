@@ -157,10 +157,11 @@ def test_a_bad_broker_address_is_one_line_and_exit_2_before_anything_starts(
         (["--broker", "mqtt://hall", "--server-name", "+"], ["--server-name", "'+'"]),
         (["--broker", "mqtt://hall:0"], ["--broker", "port"]),
         (["--broker", "mqtt://ana@hall", "--broker-password-file", "nowhere"], ["cannot read"]),
-        (["--broker", "mqtt://hall", "--broker-password-file", "pw"], ["needs a user"]),
+        (["--broker", "mqtt://hall", "--broker-password-file", "pw"], ["only with a user"]),
         (["--broker", "mqtt://hall", "--broker-ca", "ca.pem"], ["only with an mqtts://"]),
         (["--broker", "mqtts://hall", "--broker-ca", "pw"], ["--broker-ca", "not a PEM"]),
         (["--broker-user", "ana"], ["--broker-user", "only with --broker"]),
+        (["--broker-ca", "pw"], ["--broker-ca", "only with --broker"]),
     ],
 )
 def test_bad_broker_options_are_one_line_and_exit_2(

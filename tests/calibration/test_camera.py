@@ -13,7 +13,7 @@ import pytest
 from calibration.camera import calibrate
 from calibration.errors import CalibrationError
 from calibration.patterns import Pattern, View, find_pattern
-from tests.cli import Run, assert_user_error, atelier
+from tests.cli import Run, assert_user_error, atelier_main
 from vision.images import read_image
 
 PHOTOS = sorted((Path(__file__).parents[1] / "data/calibration").glob("left*.jpg"))
@@ -25,7 +25,7 @@ REFERENCE_K1_K2 = (-0.281086258, 0.0272581009)
 def calibrate_chessboard(photos: list[Path], profile: Path) -> Run:
     """``atelier calibrate camera`` on OpenCV's 9x6 chessboard photos, 25 mm squares."""
     args: list[str | Path] = ["--chessboard", "9x6", "--square", "25", "--profile", profile]
-    return atelier("calibrate", "camera", *photos, *args)
+    return atelier_main("calibrate", "camera", *photos, *args)
 
 
 def chessboard_views() -> list[View]:
@@ -142,19 +142,21 @@ def test_cli_bad_inputs(tmp_path: Path) -> None:
         tmp_path / "p.json",
     ]
     assert_user_error(
-        atelier("calibrate", "camera", blank, blank, blank, *args), "found in 0 of 3 photos"
+        atelier_main("calibrate", "camera", blank, blank, blank, *args), "found in 0 of 3 photos"
     )
-    assert_user_error(atelier("calibrate", "camera", tmp_path / "x.jpg", *args), "no such file")
     assert_user_error(
-        atelier("calibrate", "camera", *PHOTOS[:3], "--chessboard", "nine", "--square", "1"),
+        atelier_main("calibrate", "camera", tmp_path / "x.jpg", *args), "no such file"
+    )
+    assert_user_error(
+        atelier_main("calibrate", "camera", *PHOTOS[:3], "--chessboard", "nine", "--square", "1"),
         "--chessboard: expected COLSxROWS",
     )
     assert_user_error(
-        atelier("calibrate", "camera", *PHOTOS[:3], "--chessboard", "9x6", "--square", "-1"),
+        atelier_main("calibrate", "camera", *PHOTOS[:3], "--chessboard", "9x6", "--square", "-1"),
         "--square: must be positive",
     )
     assert_user_error(
-        atelier("calibrate", "camera", *PHOTOS[:3], "--charuco", "5x7", "--square", "30"),
+        atelier_main("calibrate", "camera", *PHOTOS[:3], "--charuco", "5x7", "--square", "30"),
         "--marker: must be positive",
     )
     assert not (tmp_path / "p.json").exists()

@@ -12,7 +12,7 @@ import pytest
 from calibration.colour import ColourCorrection, fit_correction, straighten, trace_curves
 from calibration.errors import CalibrationError
 from companion.colour import linear_to_srgb, srgb_to_linear
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 from vision.draw import draw_layout
 from vision.images import Image
 from vision.layout.catalogue import layouts
@@ -98,7 +98,7 @@ def test_cli_calibrates_colour_from_a_photo_of_the_card(tmp_path: Path) -> None:
     photo = tmp_path / "card.png"
     cv2.imwrite(str(photo), card_photo(WARM_LAMP, exposure=0.7))
     profile = tmp_path / "p.json"
-    run = atelier("calibrate", "color", photo, "--profile", profile)
+    run = atelier_main("calibrate", "color", photo, "--profile", profile)
     assert run.status == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["patches"] == len(INKS)
@@ -112,7 +112,7 @@ def test_cli_without_a_card(tmp_path: Path) -> None:
     photo = tmp_path / "empty.png"
     cv2.imwrite(str(photo), np.full((400, 400, 3), 128, np.uint8))
     assert_user_error(
-        atelier("calibrate", "color", photo, "--profile", tmp_path / "p.json"),
+        atelier_main("calibrate", "color", photo, "--profile", tmp_path / "p.json"),
         "empty.png: no colour reference card found",
     )
     assert not (tmp_path / "p.json").exists()

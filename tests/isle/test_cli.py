@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 
 EXAMPLE = Path(__file__).parents[2] / "companion/content/examples/isle.json"
 
@@ -25,7 +25,7 @@ def write(tmp_path: Path, data: object, name: str = "sheet.json") -> Path:
 
 
 def test_scores_the_example() -> None:
-    run = atelier("score", EXAMPLE)
+    run = atelier_main("score", EXAMPLE)
     assert run.status == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["game"] == "isle" and data["total"] == 40
@@ -37,7 +37,7 @@ def test_scores_the_example() -> None:
 
 
 def test_explain_prints_the_breakdown_on_stderr() -> None:
-    run = atelier("score", "--explain", EXAMPLE)
+    run = atelier_main("score", "--explain", EXAMPLE)
     assert run.status == 0
     assert json.loads(run.stdout)["total"] == 40
     assert "Isle of Colors, island 'default': 40 points" in run.stderr
@@ -45,7 +45,7 @@ def test_explain_prints_the_breakdown_on_stderr() -> None:
 
 
 def test_reads_standard_input() -> None:
-    run = atelier("score", "-", stdin=EXAMPLE.read_text())
+    run = atelier_main("score", "-", stdin=EXAMPLE.read_text())
     assert run.status == 0 and json.loads(run.stdout)["total"] == 40
 
 
@@ -65,12 +65,12 @@ def test_bad_sheets_exit_2_naming_file_and_field(
     tmp_path: Path, change: dict[str, Any], fragments: list[str]
 ) -> None:
     path = write(tmp_path, {**example(), **change})
-    assert_user_error(atelier("score", path), str(path), *fragments)
+    assert_user_error(atelier_main("score", path), str(path), *fragments)
 
 
 def test_not_json_exits_2(tmp_path: Path) -> None:
     path = write(tmp_path, '{"game": "isle", ')
-    assert_user_error(atelier("score", path), str(path), "not valid JSON")
+    assert_user_error(atelier_main("score", path), str(path), "not valid JSON")
 
 
 def test_a_user_island_file(tmp_path: Path) -> None:
@@ -83,12 +83,12 @@ def test_a_user_island_file(tmp_path: Path) -> None:
         "cells": [[0, c, "green"] for c in range(5)],
     }
     path = write(tmp_path, sheet)
-    run = atelier("score", "--deck", deck, path)
+    run = atelier_main("score", "--deck", deck, path)
     assert run.status == 0, run.stderr
     assert json.loads(run.stdout)["total"] == 6
-    assert_user_error(atelier("score", path), str(path), "unknown island 'strip'")
+    assert_user_error(atelier_main("score", path), str(path), "unknown island 'strip'")
 
 
 def test_a_bad_user_island_file_names_it(tmp_path: Path) -> None:
     deck = write(tmp_path, {"format": 1, "game": "isle", "islands": [{"id": "x"}]}, "bad.json")
-    assert_user_error(atelier("score", "--deck", deck, EXAMPLE), str(deck), "islands[0].rows")
+    assert_user_error(atelier_main("score", "--deck", deck, EXAMPLE), str(deck), "islands[0].rows")

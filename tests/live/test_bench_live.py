@@ -15,7 +15,7 @@ import pytest
 
 from companion.games.scripts import Script
 from companion.observation import BoardObservation
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 from vision.images import Image
 from vision.live.bench import (
     FLAT_MB,
@@ -44,7 +44,7 @@ def test_bench_live_plays_the_games_asked_for_with_nothing_wrong() -> None:
     # Two games: every game of the demo is played through the live loop in test_demo.py; this
     # checks the bench's own report. 5 frames a second still hold each shot long enough to
     # settle.
-    run = atelier(
+    run = atelier_main(
         "bench",
         "live",
         *("--turns", "1", "--minutes", "0", "--fps", "5"),
@@ -78,7 +78,7 @@ def test_bench_live_plays_the_games_asked_for_with_nothing_wrong() -> None:
 
 
 def test_a_shortened_soak_accepts_every_change_and_nothing_wrong_with_memory_flat() -> None:
-    run = atelier(
+    run = atelier_main(
         "bench", "live", "--game", "colorfield", "--turns", "1", "--minutes", "0.2", "--fps", "5"
     )
     assert run.status == 0, run.stderr
@@ -201,17 +201,17 @@ def test_memory_is_flat_when_the_last_half_adds_less_than_the_bound() -> None:
 
 
 def test_bench_live_refuses_bad_arguments_in_one_line() -> None:
-    assert_user_error(atelier("bench", "live", "--turns", "0"), "--turns: 0 is out of range")
-    assert_user_error(atelier("bench", "live", "--fps", "0.5"), "--fps: 0.5 is out of range")
-    assert_user_error(atelier("bench", "live", "--minutes", "-1"), "--minutes: -1.0 is out of")
+    assert_user_error(atelier_main("bench", "live", "--turns", "0"), "--turns: 0 is out of range")
+    assert_user_error(atelier_main("bench", "live", "--fps", "0.5"), "--fps: 0.5 is out of range")
+    assert_user_error(atelier_main("bench", "live", "--minutes", "-1"), "--minutes: -1.0 is out of")
     assert_user_error(
-        atelier("bench", "live", "--game", "isle", "--game", "chess"),
+        atelier_main("bench", "live", "--game", "isle", "--game", "chess"),
         "atelier: --game: unknown game 'chess' (one of colorfield, paintings, isle, pigments)",
     )
 
 
 def test_bench_help_describes_the_live_options_and_output() -> None:
-    run = atelier("bench", "live", "--help")
+    run = atelier_main("bench", "live", "--help")
     assert run.status == 0
     text = " ".join(run.stdout.split())
     assert "--game GAME a game of the demo to play" in text

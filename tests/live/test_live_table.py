@@ -18,7 +18,7 @@ from companion.live.setups import DEMO_PLAYERS
 from companion.positions import evaluate_document
 from companion.table.events import SCAN
 from companion.table.session import Created, Tables
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 from tests.live.video import SEED, render, scanner
 from vision.capture.latest import Capture
 from vision.images import Image
@@ -172,7 +172,7 @@ def test_a_camera_that_vanishes_is_reported_and_read_again_when_it_returns() -> 
 
 def test_serve_refuses_a_missing_video_in_one_line(tmp_path: Path) -> None:
     missing = tmp_path / "table.mp4"
-    run = atelier("serve", "--video", missing, "--data", tmp_path / "data")
+    run = atelier_main("serve", "--video", missing, "--data", tmp_path / "data")
     assert_user_error(run, f"{missing}: no such file, folder, camera index or stream URL")
     assert not (tmp_path / "data").exists()
 
@@ -239,7 +239,7 @@ def test_serve_takes_the_stability_settings() -> None:
 
 def test_serve_with_good_stability_settings_goes_on_to_open_the_source(tmp_path: Path) -> None:
     missing = tmp_path / "table.mp4"
-    run = atelier("serve", "--video", missing, "--settle", "0.5", "--votes", "9")
+    run = atelier_main("serve", "--video", missing, "--settle", "0.5", "--votes", "9")
     assert_user_error(run, f"{missing}: no such file, folder, camera index or stream URL")
 
 
@@ -258,21 +258,21 @@ def test_serve_with_good_stability_settings_goes_on_to_open_the_source(tmp_path:
 def test_serve_refuses_bad_stability_settings_in_one_line(
     tmp_path: Path, args: list[str], error: str
 ) -> None:
-    run = atelier("serve", "--demo", "--data", tmp_path / "data", *args)
+    run = atelier_main("serve", "--demo", "--data", tmp_path / "data", *args)
     assert_user_error(run, error)
     assert not (tmp_path / "data").exists()
 
 
 def test_stability_settings_need_a_live_source(tmp_path: Path) -> None:
-    run = atelier("serve", "--data", tmp_path / "data", "--votes", "5")
+    run = atelier_main("serve", "--data", tmp_path / "data", "--votes", "5")
     assert_user_error(run, "atelier: --votes: only with --camera, --video or --demo")
-    run = atelier("serve", "--data", tmp_path / "data", "--settle", "1")
+    run = atelier_main("serve", "--data", tmp_path / "data", "--settle", "1")
     assert_user_error(run, "atelier: --settle: only with --camera, --video or --demo")
     assert not (tmp_path / "data").exists()
 
 
 def test_serve_help_explains_the_stability_settings() -> None:
-    run = atelier("serve", "--help")
+    run = atelier_main("serve", "--help")
     assert run.status == 0
     text = " ".join(run.stdout.split())
     assert "--settle SECONDS live: how long a board's reading must hold still" in text

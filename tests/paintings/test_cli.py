@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 
 ROOT = Path(__file__).parents[2]
 EXAMPLE = ROOT / "companion/content/examples/paintings.json"
@@ -28,7 +28,7 @@ def write(tmp_path: Path, data: object, name: str = "paintings.json") -> Path:
 
 
 def test_score_prints_the_ruled_json_keys() -> None:
-    run = atelier("score", EXAMPLE)
+    run = atelier_main("score", EXAMPLE)
     assert run.status == 0, run.stderr
     assert run.stderr == ""
     data = json.loads(run.stdout)
@@ -43,7 +43,7 @@ def test_score_prints_the_ruled_json_keys() -> None:
 
 
 def test_explain_shows_each_ribbon_with_its_slots() -> None:
-    run = atelier("score", "--explain", EXAMPLE)
+    run = atelier_main("score", "--explain", EXAMPLE)
     assert run.status == 0
     text = run.stderr
     assert text.startswith(
@@ -59,7 +59,7 @@ def test_explain_shows_each_ribbon_with_its_slots() -> None:
 def test_a_users_deck_changes_tracks_and_cards(tmp_path: Path) -> None:
     deck = json.loads(DEFAULT_DECK.read_text())
     deck["scoring_cards"] = [{"id": "repetition", "track": [1, 2, 3, 4]}]
-    run = atelier("score", "--deck", write(tmp_path, deck, "deck.json"), EXAMPLE)
+    run = atelier_main("score", "--deck", write(tmp_path, deck, "deck.json"), EXAMPLE)
     assert run.status == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["points"]["repetition"] == 3
@@ -118,7 +118,7 @@ def test_bad_paintings_file_exits_2_naming_file_and_field(
     tmp_path: Path, change: Any, message: str
 ) -> None:
     path = write(tmp_path, _spoiled(change))
-    assert_user_error(atelier("score", path), str(path), message)
+    assert_user_error(atelier_main("score", path), str(path), message)
 
 
 def test_bad_deck_file_is_named(tmp_path: Path) -> None:
@@ -126,5 +126,7 @@ def test_bad_deck_file_is_named(tmp_path: Path) -> None:
     deck["cards"][0]["slots"][4] = ["glitter"]
     path = write(tmp_path, deck, "deck.json")
     assert_user_error(
-        atelier("score", "--deck", path, EXAMPLE), str(path), "cards[0].slots[4][0]: unknown icon"
+        atelier_main("score", "--deck", path, EXAMPLE),
+        str(path),
+        "cards[0].slots[4][0]: unknown icon",
     )

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli import atelier
+from tests.cli import atelier_main
 
 EXAMPLES = Path(__file__).parents[2] / "companion" / "content" / "examples"
 
 
 def test_mix_prints_json_and_the_reason() -> None:
-    result = atelier("pigments", "mix", "Fe2O3", "FeO(OH)")
+    result = atelier_main("pigments", "mix", "Fe2O3", "FeO(OH)")
     assert result.status == 0
     data = json.loads(result.stdout)
     assert data["bands"] == ["yellow", "orange", "red"]
@@ -26,7 +26,7 @@ def test_mix_prints_json_and_the_reason() -> None:
 
 
 def test_check_pressed_and_nothing_happens() -> None:
-    result = atelier(
+    result = atelier_main(
         "pigments", "check", "--shade", "coral", "--chips", "Fe2O3", "FeO(OH)", "binder"
     )
     assert result.status == 0
@@ -38,7 +38,9 @@ def test_check_pressed_and_nothing_happens() -> None:
         5,
     )
     assert "Pressed: the pan holds coral's recipe" in result.stderr
-    other = atelier("pigments", "check", "--shade", "coral", "--chips", "Fe2O3", "Fe2O3", "binder")
+    other = atelier_main(
+        "pigments", "check", "--shade", "coral", "--chips", "Fe2O3", "Fe2O3", "binder"
+    )
     data = json.loads(other.stdout)
     assert (data["verdict"], data["same_colour"]) == ("nothing-happens", True)
     assert "a different recipe that gives the same colour as coral" in other.stderr
@@ -46,7 +48,7 @@ def test_check_pressed_and_nothing_happens() -> None:
 
 def test_check_and_mix_name_the_cards_recipe_only_with_reveal() -> None:
     args = ("pigments", "check", "--shade", "coral", "--chips", "Fe2O3", "Fe2O3", "binder")
-    hidden, shown = atelier(*args), atelier(*args, "--reveal")
+    hidden, shown = atelier_main(*args), atelier_main(*args, "--reveal")
     assert (hidden.status, shown.status) == (0, 0)
     assert json.loads(hidden.stdout)["shade"] == {"name": "coral"}
     assert json.loads(shown.stdout)["shade"] == {"name": "coral", "recipe": ["Fe2O3", "FeO(OH)"]}
@@ -59,8 +61,8 @@ def test_check_and_mix_name_the_cards_recipe_only_with_reveal() -> None:
         "recipe that gives the same colour as coral (coral is Fe2O3 + FeO(OH))."
     )
     plain, told = (
-        atelier("pigments", "mix", "Fe2O3"),
-        atelier("pigments", "mix", "Fe2O3", "--reveal"),
+        atelier_main("pigments", "mix", "Fe2O3"),
+        atelier_main("pigments", "mix", "Fe2O3", "--reveal"),
     )
     assert "card's recipe" not in plain.stderr and "shade_recipe" not in json.loads(plain.stdout)
     assert told.stderr.splitlines()[-1] == "The coral card's recipe is Fe2O3 + FeO(OH)."
@@ -69,7 +71,7 @@ def test_check_and_mix_name_the_cards_recipe_only_with_reveal() -> None:
 
 def test_check_fault_and_a_pan_not_full() -> None:
     fault = json.loads(
-        atelier("pigments", "check", "--shade", "white", "--chips", "binder", "binder").stdout
+        atelier_main("pigments", "check", "--shade", "white", "--chips", "binder", "binder").stdout
     )
     assert (fault["pan"], fault["fault"], fault["verdict"]) == (
         "small",
@@ -77,7 +79,9 @@ def test_check_fault_and_a_pan_not_full() -> None:
         "structural-fault",
     )
     partial = json.loads(
-        atelier("pigments", "check", "--pan", "large", "--shade", "sage", "--chips", "TiO2").stdout
+        atelier_main(
+            "pigments", "check", "--pan", "large", "--shade", "sage", "--chips", "TiO2"
+        ).stdout
     )
     assert (partial["full"], partial["verdict"]) == (False, "not-full")
 
@@ -93,7 +97,7 @@ def test_check_with_a_user_deck(tmp_path: Path) -> None:
             }
         )
     )
-    result = atelier(
+    result = atelier_main(
         "pigments",
         "check",
         "--deck",
@@ -110,7 +114,7 @@ def test_check_with_a_user_deck(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["pan", "palette", "tally"])
 def test_score_examples(name: str) -> None:
-    result = atelier("score", "--explain", str(EXAMPLES / f"pigments-{name}.json"))
+    result = atelier_main("score", "--explain", str(EXAMPLES / f"pigments-{name}.json"))
     assert result.status == 0
     data = json.loads(result.stdout)
     expected = {"pan": ("points", 5), "palette": ("total", 2), "tally": ("total", 12)}[name]
@@ -175,7 +179,7 @@ def test_score_examples(name: str) -> None:
     ],
 )
 def test_bad_input_is_one_line_exit_2(args: list[str], start: str) -> None:
-    result = atelier(*args)
+    result = atelier_main(*args)
     assert result.status == 2
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1
@@ -185,14 +189,14 @@ def test_bad_input_is_one_line_exit_2(args: list[str], start: str) -> None:
 def test_bad_deck_and_bad_position_files(tmp_path: Path) -> None:
     deck = tmp_path / "deck.json"
     deck.write_text('{"format": 1, "game": "pigments", "shades": [{"name": "x", "recipe": []}]}')
-    result = atelier("pigments", "mix", "TiO2", "--deck", str(deck))
+    result = atelier_main("pigments", "mix", "TiO2", "--deck", str(deck))
     assert (result.status, result.stdout) == (2, "")
     assert (
         result.stderr == f"atelier: {deck}: shades[0].recipe: expected at least 1 entries, got 0\n"
     )
     position = tmp_path / "pan.json"
     position.write_text('{"game": "pigments", "pan": "small", "chips": ["TiO2", "TiO2", "TiO2"]}')
-    result = atelier("score", str(position))
+    result = atelier_main("score", str(position))
     assert (result.status, result.stdout) == (2, "")
     assert result.stderr == (
         f"atelier: {position}: chips: a small pan has 2 slots, but 3 chips are listed\n"
@@ -201,7 +205,7 @@ def test_bad_deck_and_bad_position_files(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args", [["pigments"], ["pigments", "mix"], ["pigments", "check"]])
 def test_help_has_an_example(args: list[str]) -> None:
-    result = atelier(*args, "--help")
+    result = atelier_main(*args, "--help")
     assert result.status == 0
     assert "example" in result.stdout
     assert "atelier pigments" in result.stdout

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import cv2
 
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 
 
 def test_calibration_is_reported_and_plotted_for_the_game_scanned(tmp_path: Path) -> None:
     plots = tmp_path / "plots"
-    run = atelier(
+    run = atelier_main(
         "bench", "vision", "--boards", "1", "--difficulty", "easy", "--game", "colorfield",
         "--plots", plots,
     )  # fmt: skip
@@ -41,10 +41,10 @@ def test_calibration_is_reported_and_plotted_for_the_game_scanned(tmp_path: Path
 def test_a_file_where_the_plots_folder_should_be_is_refused(tmp_path: Path) -> None:
     taken = tmp_path / "plots"
     taken.write_text("not a folder\n")
-    assert_user_error(atelier("bench", "vision", "--boards", "1", "--plots", taken), "--plots")
+    assert_user_error(atelier_main("bench", "vision", "--boards", "1", "--plots", taken), "--plots")
 
 
 def test_the_help_shows_the_calibration_keys_and_a_plots_example() -> None:
-    run = atelier("bench", "vision", "--help")
+    run = atelier_main("bench", "vision", "--help")
     assert '"calibration"' in run.stdout and '"risk_coverage"' in run.stdout
     assert "--plots" in run.stdout.split("examples:")[1]

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 from vision.perturb import FAMILIES
 
 
 def test_perturbed_boards_are_counted_per_family_with_intervals() -> None:
-    run = atelier(
+    run = atelier_main(
         "bench", "vision", "--boards", "1", "--difficulty", "easy", "--game", "colorfield",
         "--perturb", "noise", "--perturb", "jpeg",
     )  # fmt: skip
@@ -36,7 +36,7 @@ def test_perturbed_boards_are_counted_per_family_with_intervals() -> None:
 
 
 def test_the_help_names_every_family_and_the_new_examples() -> None:
-    run = atelier("bench", "vision", "--help")
+    run = atelier_main("bench", "vision", "--help")
     for name in FAMILIES:
         assert name in run.stdout
     examples = run.stdout.split("examples:")[1]
@@ -45,22 +45,22 @@ def test_the_help_names_every_family_and_the_new_examples() -> None:
 
 def test_unknown_families_and_splits_are_refused_naming_the_known_ones() -> None:
     assert_user_error(
-        atelier("bench", "vision", "--perturb", "nonsense"),
+        atelier_main("bench", "vision", "--perturb", "nonsense"),
         "--perturb", "'nonsense'", "all", "noise", "960x540",
     )  # fmt: skip
     assert_user_error(
-        atelier("bench", "vision", "--split", "nonsense"),
+        atelier_main("bench", "vision", "--split", "nonsense"),
         "--split", "'nonsense'", "train", "validation", "test",
     )  # fmt: skip
 
 
 def test_a_split_and_a_seed_are_not_given_together() -> None:
     assert_user_error(
-        atelier("bench", "vision", "--split", "test", "--seed", "3"), "--split", "--seed"
+        atelier_main("bench", "vision", "--split", "test", "--seed", "3"), "--split", "--seed"
     )
 
 
 def test_a_split_holds_only_so_many_boards() -> None:
     assert_user_error(
-        atelier("bench", "vision", "--split", "test", "--boards", "3000"), "--boards", "2000"
+        atelier_main("bench", "vision", "--split", "test", "--boards", "3000"), "--boards", "2000"
     )

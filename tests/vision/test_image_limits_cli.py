@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier, atelier_main
 
 ROOT = Path(__file__).parents[2]
 TOO_MANY = "100000x100000 is 10,000,000,000 pixels, more than a 50-megapixel photo"
@@ -51,18 +51,18 @@ def test_a_header_declaring_10_gigapixels_is_refused_in_one_line(
     path.write_bytes(png(100_000, 100_000, chunk(b"IDAT", zlib.compress(b"\0" * 1000))))
     profile: list[str | Path] = ["--profile", tmp_path / "p.json"]
     args = [*command, path, *(profile if "calibrate" in command else [])]
-    assert_user_error(atelier(*args), f"atelier: {path}: {TOO_MANY}")
+    assert_user_error(atelier_main(*args), f"atelier: {path}: {TOO_MANY}")
     assert sorted(tmp_path.iterdir()) == [path]
 
 
 def test_a_header_only_and_a_jpeg_claiming_60000_square(tmp_path: Path) -> None:
     bare = tmp_path / "bare.png"
     bare.write_bytes(png(100_000, 100_000))
-    assert_user_error(atelier("scan", bare), f"{bare}: {TOO_MANY}")
+    assert_user_error(atelier_main("scan", bare), f"{bare}: {TOO_MANY}")
     jpeg = tmp_path / "wide.jpg"
     frame = b"\xff\xc0" + struct.pack(">HBHHB", 11, 8, 60_000, 60_000, 1) + b"\x01\x11\x00"
     jpeg.write_bytes(b"\xff\xd8" + frame + b"\xff\xd9")
-    assert_user_error(atelier("scan", jpeg), f"{jpeg}: 60000x60000 is 3,600,000,000 pixels")
+    assert_user_error(atelier_main("scan", jpeg), f"{jpeg}: 60000x60000 is 3,600,000,000 pixels")
 
 
 def test_a_damaged_png_is_one_line_though_libpng_warns(tmp_path: Path) -> None:
@@ -75,6 +75,7 @@ def test_a_damaged_png_is_one_line_though_libpng_warns(tmp_path: Path) -> None:
         [sys.executable, "-c", script, str(path)], capture_output=True, cwd=ROOT, check=True
     )
     assert b"libpng warning: tEXt: CRC error" in bare.stderr
+    # A process of its own: libpng writes to the file descriptor, which only a process shows.
     run = atelier("scan", path)
     assert_user_error(run, f"atelier: {path}: a damaged PNG that cannot be decoded")
     assert run.stderr.count("\n") == 1
@@ -86,6 +87,6 @@ def test_warnings_on_a_file_that_decodes_stay_off_standard_error(tmp_path: Path)
     whole = data.tobytes()
     path = tmp_path / "commented.png"
     path.write_bytes(whole[:33] + chunk(b"tEXt", b"Comment\0scan", crc=1234) + whole[33:])
-    run = atelier("markers", path)
+    run = atelier_main("markers", path)
     assert run.status == 0, run.stderr
     assert run.stderr == "0 markers of DICT_APRILTAG_36H11\n"

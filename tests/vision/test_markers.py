@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 from vision.fiducials import (
     ATELIER_DICTIONARY,
     MarkerDetector,
@@ -32,7 +32,7 @@ EXPECTED = [
 def test_real_photos_give_exactly_the_expected_ids(
     photo: str, dictionary: str, ids: list[int]
 ) -> None:
-    run = atelier("markers", REAL / photo, "--dict", dictionary)
+    run = atelier_main("markers", REAL / photo, "--dict", dictionary)
     assert run.status == 0, run.stderr
     found = json.loads(run.stdout)
     assert [m["id"] for m in found] == ids
@@ -72,7 +72,7 @@ def test_markers_drawn_at_known_places_are_found_there() -> None:
 def test_a_blank_image_has_no_markers(tmp_path: Path) -> None:
     path = tmp_path / "blank.png"
     cv2.imwrite(str(path), np.full((200, 300, 3), 128, np.uint8))
-    run = atelier("markers", path)
+    run = atelier_main("markers", path)
     assert run.status == 0
     assert json.loads(run.stdout) == []
 
@@ -83,22 +83,23 @@ def test_every_predefined_dictionary_is_reachable_by_name() -> None:
 
 
 def test_bad_inputs(tmp_path: Path) -> None:
-    assert_user_error(atelier("markers", tmp_path / "none.jpg"), "none.jpg: no such file")
+    assert_user_error(atelier_main("markers", tmp_path / "none.jpg"), "none.jpg: no such file")
     text = tmp_path / "notes.jpg"
     text.write_text("not a photo")
-    assert_user_error(atelier("markers", text), "notes.jpg: not an image")
+    assert_user_error(atelier_main("markers", text), "notes.jpg: not an image")
     photo = REAL / "singlemarkersoriginal.jpg"
     assert_user_error(
-        atelier("markers", photo, "--dict", "7X7_9"), "--dict: unknown marker dictionary '7X7_9'"
+        atelier_main("markers", photo, "--dict", "7X7_9"),
+        "--dict: unknown marker dictionary '7X7_9'",
     )
     bad_yml = tmp_path / "bad.yml"
     bad_yml.write_text("%YAML:1.0\nfoo: 1\n")
-    assert_user_error(atelier("markers", photo, "--dict", bad_yml), "bad.yml")
-    assert_user_error(atelier("markers", photo, "--dict", tmp_path / "no.yml"), "no.yml")
+    assert_user_error(atelier_main("markers", photo, "--dict", bad_yml), "bad.yml")
+    assert_user_error(atelier_main("markers", photo, "--dict", tmp_path / "no.yml"), "no.yml")
 
 
 def test_marker_family_study_reports_every_candidate_and_a_choice() -> None:
-    run = atelier("bench", "markers", "--scenes", "1")
+    run = atelier_main("bench", "markers", "--scenes", "1")
     assert run.status == 0, run.stderr
     data = json.loads(run.stdout)
     names = [f["dictionary"] for f in data["families"]]
@@ -114,5 +115,7 @@ def test_marker_family_study_reports_every_candidate_and_a_choice() -> None:
 
 
 def test_marker_study_rejects_silly_arguments() -> None:
-    assert_user_error(atelier("bench", "markers", "--scenes", "0"), "--scenes: 0 is out of range")
-    assert_user_error(atelier("bench", "markers", "--marker-mm", "2"), "--marker-mm: 2.0")
+    assert_user_error(
+        atelier_main("bench", "markers", "--scenes", "0"), "--scenes: 0 is out of range"
+    )
+    assert_user_error(atelier_main("bench", "markers", "--marker-mm", "2"), "--marker-mm: 2.0")

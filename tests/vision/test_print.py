@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 from vision.draw import draw_layout
 from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, predefined_dictionary
 from vision.images import read_image
@@ -30,7 +30,7 @@ POINTS = {"a4": (595.276, 841.89), "letter": (612.0, 792.0)}
 
 def printed(folder: Path, game: str) -> tuple[Path, dict[str, Any], str]:
     out = folder / game
-    run = atelier("print", game, "-o", out)
+    run = atelier_main("print", game, "-o", out)
     assert run.status == 0, run.stderr
     return out, json.loads(run.stdout), run.stderr
 
@@ -358,7 +358,7 @@ def test_any_components_that_fit_the_paper_are_packed_without_overlap(
 
 
 def test_an_unknown_game_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
-    run = atelier("print", "chess", "-o", tmp_path / "out")
+    run = atelier_main("print", "chess", "-o", tmp_path / "out")
     assert_user_error(run, "unknown game 'chess'", "colorfield", "all")
     assert list(tmp_path.iterdir()) == []
 
@@ -366,14 +366,14 @@ def test_an_unknown_game_is_refused_and_nothing_is_written(tmp_path: Path) -> No
 def test_an_output_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
     target = tmp_path / "sheets.pdf"
     target.write_text("mine")
-    assert_user_error(atelier("print", "calibration", "-o", target), "is a file")
+    assert_user_error(atelier_main("print", "calibration", "-o", target), "is a file")
     assert target.read_text() == "mine"
 
 
 def test_a_folder_that_cannot_be_made_is_refused_without_leftovers(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
-    run = atelier("print", "calibration", "-o", blocker / "out")
+    run = atelier_main("print", "calibration", "-o", blocker / "out")
     assert_user_error(run, str(blocker / "out"), "cannot write there")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
@@ -382,9 +382,9 @@ def test_a_non_empty_folder_is_kept_unless_forced(tmp_path: Path) -> None:
     target = tmp_path / "out"
     target.mkdir()
     (target / "notes.txt").write_text("keep me")
-    assert_user_error(atelier("print", "calibration", "-o", target), "not empty", "--force")
+    assert_user_error(atelier_main("print", "calibration", "-o", target), "not empty", "--force")
     assert written(target) == ["notes.txt"]
-    run = atelier("print", "calibration", "-o", target, "--force")
+    run = atelier_main("print", "calibration", "-o", target, "--force")
     assert run.status == 0, run.stderr
     assert "notes.txt" not in written(target)
     assert (target / "manifest.json").is_file()
@@ -394,12 +394,12 @@ def test_a_non_empty_folder_is_kept_unless_forced(tmp_path: Path) -> None:
 def test_an_empty_folder_is_filled(tmp_path: Path) -> None:
     target = tmp_path / "out"
     target.mkdir()
-    assert atelier("print", "calibration", "-o", target).status == 0
+    assert atelier_main("print", "calibration", "-o", target).status == 0
     assert (target / "calibration-letter.pdf").is_file()
 
 
 def test_missing_output_is_a_usage_error(tmp_path: Path) -> None:
-    run = atelier("print", "isle")
+    run = atelier_main("print", "isle")
     assert run.status == 2 and "-o" in run.stderr
 
 

@@ -13,7 +13,7 @@ import pytest
 from companion.errors import SourceError
 from companion.positions import evaluate_document
 from companion.samples import random_position
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 from vision.render.envelope import Difficulty
 from vision.render.files import write_rendering
 from vision.render.placing import plan_table
@@ -28,7 +28,7 @@ def test_a_position_renders_to_an_image_and_its_truth_the_same_each_time(tmp_pat
     first.parent.mkdir()
     second.parent.mkdir()
     for out in (first, second):
-        run = atelier("render", position, "-o", out, "--seed", "4", "--difficulty", "easy")
+        run = atelier_main("render", position, "-o", out, "--seed", "4", "--difficulty", "easy")
         assert run.status == 0, run.stderr
         truth = out.with_name("isle.truth.json")
         assert json.loads(run.stdout) == {"image": str(out), "truth": str(truth)}
@@ -46,7 +46,7 @@ def test_a_position_renders_to_an_image_and_its_truth_the_same_each_time(tmp_pat
 @pytest.mark.parametrize("game", ["colorfield", "paintings", "isle", "pigments"])
 def test_random_draws_a_valid_position_of_each_game(game: str, tmp_path: Path) -> None:
     out = tmp_path / f"{game}.png"
-    run = atelier("render", "--random", game, "--seed", "9", "-o", out, "--size", "960x540")
+    run = atelier_main("render", "--random", game, "--seed", "9", "-o", out, "--size", "960x540")
     assert run.status == 0, run.stderr
     assert out.read_bytes()[:4] == b"\x89PNG"
     truth = json.loads(out.with_name(f"{game}.truth.json").read_text())
@@ -59,7 +59,7 @@ def test_random_draws_a_valid_position_of_each_game(game: str, tmp_path: Path) -
 
 def test_a_position_can_come_from_standard_input(tmp_path: Path) -> None:
     out = tmp_path / "pan.jpg"
-    run = atelier("render", "-", "-o", out, stdin=(EXAMPLES / "pigments-pan.json").read_text())
+    run = atelier_main("render", "-", "-o", out, stdin=(EXAMPLES / "pigments-pan.json").read_text())
     assert run.status == 0, run.stderr
     assert out.exists() and out.with_name("pan.truth.json").exists()
 
@@ -82,7 +82,7 @@ def test_a_position_can_come_from_standard_input(tmp_path: Path) -> None:
 def test_mistakes_are_one_line_exit_2_and_leave_no_files(
     arguments: list[str], fragments: list[str], tmp_path: Path
 ) -> None:
-    run = atelier("render", *arguments, "-o", tmp_path / "out.jpg")
+    run = atelier_main("render", *arguments, "-o", tmp_path / "out.jpg")
     assert_user_error(run, *fragments)
     assert list(tmp_path.iterdir()) == []
 
@@ -90,7 +90,7 @@ def test_mistakes_are_one_line_exit_2_and_leave_no_files(
 def test_a_bad_position_file_names_the_file_and_field(tmp_path: Path) -> None:
     position = tmp_path / "bad.json"
     position.write_text('{"game": "isle", "conditions": {}, "cells": []}')
-    run = atelier("render", position, "-o", tmp_path / "out.jpg")
+    run = atelier_main("render", position, "-o", tmp_path / "out.jpg")
     assert_user_error(run, "bad.json: conditions.green: missing")
     assert [p.name for p in tmp_path.iterdir()] == ["bad.json"]
 
@@ -102,7 +102,7 @@ def test_a_bad_position_file_names_the_file_and_field(tmp_path: Path) -> None:
 def test_an_output_that_cannot_be_written_is_refused_before_rendering(
     name: str, fragment: str, tmp_path: Path
 ) -> None:
-    run = atelier("render", "--random", "isle", "-o", tmp_path / name)
+    run = atelier_main("render", "--random", "isle", "-o", tmp_path / name)
     assert_user_error(run, name, fragment)
     assert list(tmp_path.iterdir()) == []
 

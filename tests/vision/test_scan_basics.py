@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.observation import GameOptions, score_observation
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 from vision.draw import draw_layout
 from vision.images import Image
 from vision.layout.catalogue import layouts
@@ -88,7 +88,7 @@ def test_cli_scan(tmp_path: Path) -> None:
     frame, placed, _ = canvas_scene([0, 1, 2, 3, 0, 1])
     path = tmp_path / "table.png"
     cv2.imwrite(str(path), frame)
-    run = atelier("scan", path)
+    run = atelier_main("scan", path)
     assert run.status == 0, run.stderr
     data = json.loads(run.stdout)
     (board,) = data["boards"]
@@ -104,27 +104,29 @@ def test_cli_scan(tmp_path: Path) -> None:
 def test_cli_scan_bad_inputs(tmp_path: Path) -> None:
     notes = tmp_path / "notes.png"
     notes.write_text("not an image")
-    assert_user_error(atelier("scan", notes), "notes.png: not an image")
-    assert_user_error(atelier("scan", tmp_path / "none.jpg"), "none.jpg: no such file")
+    assert_user_error(atelier_main("scan", notes), "notes.png: not an image")
+    assert_user_error(atelier_main("scan", tmp_path / "none.jpg"), "none.jpg: no such file")
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((1, 1, 3), 0, np.uint8))
-    run = atelier("scan", blank)
+    run = atelier_main("scan", blank)
     assert run.status == 0 and json.loads(run.stdout)["boards"] == []
     assert_user_error(
-        atelier("scan", blank, "--scoring-cards", "variety,nope,emphasis,style"),
+        atelier_main("scan", blank, "--scoring-cards", "variety,nope,emphasis,style"),
         "--scoring-cards: unknown scoring card 'nope'",
     )
     assert_user_error(
-        atelier("scan", blank, "--conditions", "green=river,blue=shore,brown=caves,red=town"),
+        atelier_main("scan", blank, "--conditions", "green=river,blue=shore,brown=caves,red=town"),
         "--conditions: 'river' is a blue condition, not green",
     )
     assert_user_error(
-        atelier("scan", blank, "--conditions", "green=lawn,blue=shore,brown=caves,red=town"),
+        atelier_main("scan", blank, "--conditions", "green=lawn,blue=shore,brown=caves,red=town"),
         "--conditions: unknown condition 'lawn' for green (known: grass, forest, swamp)",
     )
     profile = tmp_path / "p.json"
     profile.write_text("{}")
-    assert_user_error(atelier("scan", blank, "--calibration", profile), "p.json: format: missing")
+    assert_user_error(
+        atelier_main("scan", blank, "--calibration", profile), "p.json: format: missing"
+    )
 
 
 def test_a_reader_given_to_the_scanner_reads_its_kind_and_only_its_kind() -> None:

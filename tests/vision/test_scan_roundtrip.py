@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from companion.samples import random_position
-from tests.cli import atelier
+from tests.cli import atelier_main
 from vision.benchmark import GAMES, TRUTH, hidden_components, lighting_trial, run_trial
 from vision.images import read_image
 from vision.layout.catalogue import layouts
@@ -105,7 +105,7 @@ def test_a_50_megapixel_photo_is_read(tmp_path: Path, tools: tuple[Renderer, Sca
 
 
 def test_bench_vision_reports_the_table() -> None:
-    run = atelier("bench", "vision", "--boards", "1", "--difficulty", "easy")
+    run = atelier_main("bench", "vision", "--boards", "1", "--difficulty", "easy")
     assert run.status == 0, run.stderr
     data = json.loads(run.stdout)
     assert [r["game"] for r in data["rows"]] == list(GAMES)
@@ -116,10 +116,12 @@ def test_bench_vision_reports_the_table() -> None:
 
 
 def test_bench_vision_measures_only_the_games_asked_for() -> None:
-    run = atelier("bench", "vision", "--boards", "1", "--difficulty", "easy", "--game", "pigments")
+    run = atelier_main(
+        "bench", "vision", "--boards", "1", "--difficulty", "easy", "--game", "pigments"
+    )
     assert run.status == 0, run.stderr
     assert [r["game"] for r in json.loads(run.stdout)["rows"]] == ["pigments"]
-    bad = atelier("bench", "vision", "--game", "chess")
+    bad = atelier_main("bench", "vision", "--game", "chess")
     assert bad.status == 2
     assert bad.stderr.strip().splitlines() == [
         "atelier: --game: unknown game 'chess' (one of colorfield, paintings, isle, pigments)"
@@ -130,7 +132,7 @@ def test_bench_vision_measures_only_the_games_asked_for() -> None:
 def test_bench_vision_lighting_measures_only_the_games_asked_for(
     tools: tuple[Renderer, Scanner],
 ) -> None:
-    run = atelier(
+    run = atelier_main(
         "bench", "vision", "--lighting", "--boards", "1", "--seed", "50", "--game", "pigments"
     )
     assert run.status == 0, run.stderr
@@ -140,7 +142,7 @@ def test_bench_vision_lighting_measures_only_the_games_asked_for(
     chips = lighting_trial(*tools, "pigments", 50, 4500.0, 0.0, False).total
     assert len(data["rows"]) == 30
     assert {row["components"] for row in data["rows"]} == {chips}
-    bad = atelier("bench", "vision", "--lighting", "--game", "colorfield")
+    bad = atelier_main("bench", "vision", "--lighting", "--game", "colorfield")
     assert bad.status == 2
     assert bad.stderr.strip().splitlines() == [
         "atelier: --game: no lighting bench for 'colorfield' (one of isle, pigments)"
@@ -180,6 +182,6 @@ def test_a_profile_from_another_camera_is_refused(tmp_path: Path) -> None:
     )
     photo = tmp_path / "table.png"
     cv2.imwrite(str(photo), np.full((1080, 1920, 3), 128, np.uint8))
-    run = atelier("scan", photo, "--calibration", profile)
+    run = atelier_main("scan", photo, "--calibration", profile)
     assert run.status == 2 and run.stdout == ""
     assert "the profile is for 640x480 photos, this one is 1920x1080" in run.stderr

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.cli import atelier
+from tests.cli import atelier_main
 from tests.vision.test_scan_basics import canvas_scene
 from vision.benchmark import render_board
 from vision.fiducials import Marker, MarkerDetector
@@ -116,7 +116,7 @@ def test_a_frame_with_markers_decoded_is_never_searched_whole(
 def test_atelier_scan_prints_the_unreadable_boards(tmp_path: Path) -> None:
     photo = tmp_path / "blurred.png"
     cv2.imwrite(str(photo), blurred_canvas(1))
-    result = atelier("scan", str(photo))
+    result = atelier_main("scan", str(photo))
     assert result.status == 0, result.stderr
     out = json.loads(result.stdout)
     assert out["boards"] == []
@@ -129,7 +129,7 @@ def test_atelier_scan_prints_the_unreadable_boards(tmp_path: Path) -> None:
 def test_atelier_scan_lists_nothing_unreadable_on_an_empty_table(tmp_path: Path) -> None:
     photo = tmp_path / "table.png"
     cv2.imwrite(str(photo), np.full((480, 640, 3), 120, np.uint8))
-    result = atelier("scan", str(photo))
+    result = atelier_main("scan", str(photo))
     assert result.status == 0, result.stderr
     assert json.loads(result.stdout)["unreadable"] == []
 

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.cli import assert_user_error, atelier
+from tests.cli import assert_user_error, atelier_main
 from vision.fitted.model_file import load
 from vision.scan.readers.chip_features import FEATURES
 from vision.scan.readers.pigments_chips import CLASSES
@@ -21,17 +21,19 @@ from vision.scan.readers.pigments_chips import CLASSES
     ],
 )
 def test_bad_options_are_one_line(args, fragments):
-    assert_user_error(atelier("train", "chips", *args), *fragments)
+    assert_user_error(atelier_main("train", "chips", *args), *fragments)
 
 
 def test_a_folder_is_no_model_file(tmp_path):
-    assert_user_error(atelier("train", "chips", "--out", tmp_path), "--out", "is a folder")
+    assert_user_error(atelier_main("train", "chips", "--out", tmp_path), "--out", "is a folder")
 
 
 @pytest.mark.slow
 def test_a_model_fitted_on_a_few_boards_is_written_and_reads_back(tmp_path):
     out = tmp_path / "chips.json"
-    run = atelier("train", "chips", "--boards", "24", "--validation-boards", "20", "--out", out)
+    run = atelier_main(
+        "train", "chips", "--boards", "24", "--validation-boards", "20", "--out", out
+    )
     assert run.status == 0, run.stderr
     report = json.loads(run.stdout)
     fitted = load(out, CLASSES, FEATURES)

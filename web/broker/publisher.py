@@ -17,10 +17,8 @@ import time
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
-from pathlib import Path
 
 from paho.mqtt import client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
@@ -28,11 +26,12 @@ from companion.table.events import Event
 from companion.table.projection import summarize
 from companion.table.session import Tables, UnknownTableError
 from web.broker import protocol
+from web.broker.client import BrokerLogin, new_client
 from web.broker.outbox import Outbox
-from web.broker.protocol import BrokerAddress
 
-KEEPALIVE_S = 10  # how soon the broker notices a server gone silent and sends its last will
-RETRY_S = (1, 8)  # paho's reconnect delay: from the first, doubling up to the second
+# The delay between tries, doubling from the first to the second: a table is back on the
+# leaderboard within seconds of the network, sooner than a hub's 30 s would have it.
+RETRY_S = (1, 8)
 # Messages handed to paho and not acknowledged yet, at most: with the broker away, nothing more
 # is taken from the log, so memory stays flat however long it is gone.
 IN_FLIGHT = 200
@@ -41,13 +40,12 @@ POLL_S = 0.5
 
 @dataclass(frozen=True)
 class Connection:
-    """Where to publish, as whom."""
+    """Where to publish, as whom (the login's keep-alive says how soon the broker notices this
+    server gone silent and sends its last will)."""
 
-    address: BrokerAddress
+    login: BrokerLogin
     site: str
     server: str
-    ca_file: Path | None = None  # TLS with a private authority; None: the system's
-    keepalive_s: int = KEEPALIVE_S
     retry_s: tuple[int, int] = RETRY_S
 
 
@@ -70,19 +68,6 @@ class _Progress:
         self.sent: dict[str, int] = {}  # per table, the newest event published on it
         self.shown: dict[str, int] = {}  # per table, the seq of the state published on it
         self.waiting: list[_Sent] = []
-
-
-def make_client(connection: Connection, client_id: str) -> mqtt.Client:
-    """A paho client for ``connection``, with its credentials and TLS, not connected yet."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
-    address = connection.address
-    if address.username is not None:
-        client.username_pw_set(address.username, address.password)
-    if address.tls:
-        client.tls_set(ca_certs=None if connection.ca_file is None else str(connection.ca_file))
-    low, high = connection.retry_s
-    client.reconnect_delay_set(low, high)
-    return client
 
 
 class Publisher:
@@ -128,7 +113,8 @@ class Publisher:
         return protocol.status_payload(self._server, online, time.time())
 
     def _new_client(self) -> mqtt.Client:
-        client = make_client(self._connection, f"atelier-{self._site}-{self._server}")
+        client = new_client(self._connection.login, f"atelier-{self._site}-{self._server}")
+        client.reconnect_delay_set(*self._connection.retry_s)
         client.will_set(self._status_topic, self._status(online=False), qos=1, retain=True)
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
@@ -140,8 +126,8 @@ class Publisher:
         """Connect the current client in the background, paho retrying until the broker
         answers: a broker that is not there yet (or never) does not stop the tables from being
         served."""
-        address = self._connection.address
-        self._client.connect_async(address.host, address.port, self._connection.keepalive_s)
+        login = self._connection.login
+        self._client.connect_async(login.address.host, login.address.port, login.keepalive)
         self._client.loop_start()
 
     def start(self) -> None:
@@ -182,7 +168,7 @@ class Publisher:
         if reason.is_failure:
             if self._reachable is not False:
                 self._report(
-                    f"broker {self._connection.address} refused the connection ({reason}); "
+                    f"broker {self._connection.login.address} refused the connection ({reason}); "
                     "retrying in the background"
                 )
             self._reachable = False
@@ -192,14 +178,16 @@ class Publisher:
             self._generation += 1
             self._connected = True
         self._reachable = True
-        self._report(f"publishing to {self._connection.address} as {self._site}/{self._server}")
+        self._report(
+            f"publishing to {self._connection.login.address} as {self._site}/{self._server}"
+        )
         self._wake.set()
 
     def _on_connect_fail(self, client: mqtt.Client, _userdata: object) -> None:
         if client is not self._client:
             return
         if self._reachable is not False:
-            address = self._connection.address
+            address = self._connection.login.address
             # paho does not say why; with TLS, an untrusted certificate fails the same way.
             trust = " (or cannot trust its certificate: --broker-ca)" if address.tls else ""
             self._report(
@@ -227,7 +215,7 @@ class Publisher:
         if was and not self._stopping.is_set():
             self._reachable = None
             self._report(
-                f"lost the broker at {self._connection.address}; reconnecting in the "
+                f"lost the broker at {self._connection.login.address}; reconnecting in the "
                 "background, then publishing what it missed"
             )
         self._wake.set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from companion.cli.bench import led, live, markers, rules, vision, web
+from companion.cli.bench import hub, led, live, markers, rules, vision, web
 
 HELP = """\
 Measure Atelier. Each suite prints a table for people on standard error and its results as JSON
@@ -16,6 +16,7 @@ examples:
   atelier bench rules --seconds 2
   atelier bench vision --difficulty hard --boards 250 --seed 5000
   atelier bench live --minutes 2 --game isle --game pigments
+  atelier bench hub --tables 200 --minutes 10
 """
 
 
@@ -27,5 +28,5 @@ def register(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     suites = parser.add_subparsers(dest="suite", metavar="SUITE", required=True)
-    for suite in (rules, markers, vision, web, led, live):
+    for suite in (rules, markers, vision, web, led, live, hub):
         suite.register(suites)
