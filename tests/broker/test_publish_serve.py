@@ -33,6 +33,7 @@ def serving(
     Killed at the end if still running."""
     port = free_port()
     command = [str(ATELIER), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    data.parent.mkdir(parents=True, exist_ok=True)
     log = (data.parent / "serve.log").open("ab")
     server = subprocess.Popen(
         [*command, "--data", str(data), "--broker", broker, "--site", SITE, *options],
