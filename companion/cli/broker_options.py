@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import ssl
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,12 +16,19 @@ if TYPE_CHECKING:
     from web.broker.client import BrokerLogin
 
 
-def add_broker_options(parser: argparse.ArgumentParser, site_help: str) -> None:
-    """Add the broker's options to ``parser`` (``site_help``: what --site means there)."""
+# How to log in, beside the address: only with --broker.
+LOGIN_OPTIONS = ("--broker-user", "--broker-password-file", "--broker-ca")
+
+
+def add_broker_options(
+    parser: argparse.ArgumentParser, site_help: str, broker_help: str = "the MQTT broker"
+) -> None:
+    """Add the broker's options to ``parser`` (``site_help``: what --site means there;
+    ``broker_help``: what the broker is for)."""
     parser.add_argument(
         "--broker",
         metavar="URL",
-        help="the MQTT broker: mqtt://HOST[:PORT] (default port 1883) or mqtts://HOST[:PORT] for "
+        help=f"{broker_help}: mqtt://HOST[:PORT] (default port 1883) or mqtts://HOST[:PORT] for "
         "TLS (default 8883); a user may be given as mqtt://USER@HOST",
     )
     parser.add_argument("--site", metavar="NAME", help=site_help)
@@ -65,6 +73,7 @@ def broker_login(args: argparse.Namespace) -> BrokerLogin:
             raise AtelierError("--broker-ca: only with an mqtts:// broker")
         if not args.broker_ca.is_file():
             raise AtelierError(f"--broker-ca: no such file {str(args.broker_ca)!r}")
+        _check_authority(args.broker_ca)
     return BrokerLogin(dataclasses.replace(address, **changes), args.broker_ca)
 
 
@@ -87,3 +96,13 @@ def _first_line(path: Path) -> str:
     if not password:
         raise AtelierError(f"--broker-password-file: {str(path)!r} is empty")
     return password
+
+
+def _check_authority(path: Path) -> None:
+    """Refuse a file TLS cannot trust: paho would only say it cannot connect, again and again."""
+    try:
+        ssl.create_default_context(cafile=str(path))
+    except ssl.SSLError:  # before OSError, which it is
+        raise AtelierError(f"--broker-ca: {str(path)!r} is not a PEM certificate") from None
+    except OSError as exc:
+        raise AtelierError(f"--broker-ca: cannot read {str(path)!r} ({exc.strerror})") from None

@@ -14,12 +14,16 @@ from pathlib import Path
 from types import FrameType, TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
+from companion.cli.broker_options import LOGIN_OPTIONS, add_broker_options, broker_login, site_name
 from companion.cli.output import check_range
 from companion.errors import AtelierError
 from vision.live.stability import Settings
 
 if TYPE_CHECKING:
+    from companion.table.session import Tables
     from firmware_bridge.driver import DisplayDriver
+    from web.broker.client import BrokerLogin
+    from web.broker.publisher import Publisher
 
 HELP = """\
 Serve the table companion on the local network: start a table, scan boards from a phone, and
@@ -37,6 +41,11 @@ examples:
   atelier serve --camera 0
   atelier serve --camera 0 --settle 0.3 --votes 7
   atelier serve --demo
+  atelier serve --broker mqtt://hall.local --site spring-con
+
+With --broker the tables are also published to an MQTT broker for a convention's leaderboard
+(docs/broker.md): the tables are served all the same while the broker is away, and what it missed
+is published once it is back.
 """
 LED_MODES = ("auto", "emulator")
 SERIAL_PORT = re.compile(r"COM[0-9]+", re.IGNORECASE)  # Windows names its ports so
@@ -47,6 +56,7 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]")
 # photo at a time, so more threads would only queue behind it.
 THREADS = 16
 STEADY = Settings()
+DEFAULT_SITE = "atelier"
 SETTLE_S = (0, 10)
 VOTES = (3, 30)  # fewer than three frames cannot outvote one frame's flicker
 
@@ -110,6 +120,17 @@ def register(commands: Any) -> None:
         metavar="N",
         help="live: how many recent clean frames vote on each component's value, more than half "
         f"of them agreeing ({VOTES[0]}..{VOTES[1]}, default {STEADY.window})",
+    )
+    add_broker_options(
+        parser,
+        f"with --broker: the event's name, the topics' first level (default {DEFAULT_SITE})",
+        "also publish the tables to this MQTT broker",
+    )
+    parser.add_argument(
+        "--server-name",
+        metavar="NAME",
+        help="with --broker: this server's name on it (default: one made for the data folder "
+        "and kept in it)",
     )
     parser.set_defaults(run=run)
 
@@ -257,6 +278,7 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
     settings = steadiness(args)
     if args.led is not None:
         check_led(args.led)
+    broker = _broker(args)
     # Imported here so that other commands never load Flask, the server or OpenCV.
     from companion.cli.live import choose_source, start_live
     from companion.table.session import Tables
@@ -300,10 +322,15 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
         stopping.first(services_of(app).hub.close)
         first = live.fed()[0] if live is not None else None
         raise_file_limit()  # each live viewer is an open connection
+        publisher = None if broker is None else _publisher(tables, args.data, broker, stack)
         try:
             server = create_server(app, host=args.host, port=args.port, threads=args.threads)
         except OSError as exc:
             raise AtelierError(f"--port {args.port}: cannot listen ({exc.strerror})") from None
+        if publisher is not None:
+            # Once the server listens: a server that cannot start is never announced online.
+            # Whatever changed before is published all the same, on connecting.
+            publisher.start()
         _line(url, sys.stdout)
         if first is not None:
             # The scoreboard of the live table, following the live source from game to game,
@@ -317,6 +344,46 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
             server.run()
         finally:
             server.close()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Broker:
+    login: BrokerLogin
+    site: str
+    server: str | None  # None: the data folder's own
+
+
+def _broker(args: argparse.Namespace) -> _Broker | None:
+    """The broker options, checked; None without ``--broker``."""
+    if args.broker is None:
+        for option in ("--site", "--server-name", *LOGIN_OPTIONS):
+            if getattr(args, option[2:].replace("-", "_")) is not None:
+                raise AtelierError(f"{option}: only with --broker")
+        return None
+    from web.broker.protocol import checked_name
+
+    login = broker_login(args)
+    site = site_name(args) or DEFAULT_SITE
+    server = None if args.server_name is None else checked_name("--server-name", args.server_name)
+    return _Broker(login, site, server)
+
+
+def _publisher(tables: Tables, data: Path, broker: _Broker, stack: ExitStack) -> Publisher:
+    """A publisher of ``tables`` to the broker, not started yet, closed when the server stops
+    (before the tables: it reads their log)."""
+    from web.broker.identity import server_name
+    from web.broker.outbox import Outbox
+    from web.broker.publisher import Connection, Publisher
+
+    address = broker.login.address
+    site = broker.site
+    connection = Connection(broker.login, site, broker.server or server_name(data))
+    outbox = Outbox(data, f"{address.host}:{address.port}/{site}")
+    publisher = Publisher(
+        tables, outbox, connection, lambda text: _line(f"atelier: {text}", sys.stderr)
+    )
+    stack.callback(publisher.close)
+    return publisher
 
 
 def _line(text: str, stream: TextIO) -> None:

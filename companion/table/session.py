@@ -58,6 +58,7 @@ DIE_FACES = 6  # Isle of Colors' die
 MAX_TOKENS = 99
 
 Listener = Callable[[Event], None]
+TableListener = Callable[[str], None]  # called with the id of a table created or removed
 
 
 class UnknownTableError(AtelierError):
@@ -98,6 +99,7 @@ class Tables:
         self._locks: dict[str, threading.Lock] = {}
         self._states: dict[str, TableState] = {}
         self._listeners: list[Listener] = []
+        self._table_listeners: list[TableListener] = []
 
     def close(self) -> None:
         self.store.close()
@@ -106,6 +108,18 @@ class Tables:
         """Call ``listener`` with every event, after it is written and applied."""
         with self._guard:
             self._listeners.append(listener)
+
+    def watch(self, listener: TableListener) -> None:
+        """Call ``listener`` with a table's id after the table is created or removed (a table
+        made or gone has no event that says so)."""
+        with self._guard:
+            self._table_listeners.append(listener)
+
+    def _announce(self, table: str) -> None:
+        with self._guard:
+            listeners = list(self._table_listeners)
+        for listener in listeners:
+            listener(table)
 
     def create(self, setup: TableSetup | Any) -> Created:
         """A new table from a setup (or its JSON); answers its id and its join token."""
@@ -117,6 +131,7 @@ class Tables:
             if self.store.table(table) is None:
                 break
         self.store.create_table(table, token, setup.to_json())
+        self._announce(table)
         return Created(table, token)
 
     def remove(self, table: str) -> None:
@@ -133,6 +148,7 @@ class Tables:
             finally:
                 with self._guard:
                     self._locks.pop(table, None)
+        self._announce(table)
 
     def rotate_token(self, table: str) -> str:
         """Give ``table`` a new join token and answer it: the old one no longer changes the

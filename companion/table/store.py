@@ -188,10 +188,12 @@ class Store:
                 )
         return Event(event_id, table_id, kind, data, at)
 
-    def events(self, table_id: str, after: int = 0) -> list[Event]:
+    def events(self, table_id: str, after: int = 0, limit: int | None = None) -> list[Event]:
+        """The table's events after ``after``, oldest first; the first ``limit`` of them."""
         rows = self._connection().execute(
-            "SELECT id, kind, data, at FROM events WHERE table_id = ? AND id > ? ORDER BY id",
-            (table_id, after),
+            "SELECT id, kind, data, at FROM events WHERE table_id = ? AND id > ? ORDER BY id "
+            "LIMIT ?",
+            (table_id, after, -1 if limit is None else limit),
         )
         return [Event(row[0], table_id, row[1], json.loads(row[2]), row[3]) for row in rows]
 

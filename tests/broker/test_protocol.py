@@ -51,6 +51,7 @@ def test_a_printed_broker_address_never_shows_the_password() -> None:
         ("hall:1883", "is not mqtt://HOST[:PORT]"),
         ("mqtt://hall:port", "is not a number"),
         ("mqtt://hall:70000", "is not a number"),
+        ("mqtt://hall:0", "is not a number"),
         ("mqtt://:1883", "names no host"),
         ("mqtt://hall/atelier", "has more than"),
     ],

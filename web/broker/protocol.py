@@ -58,11 +58,13 @@ def parse_broker(url: str) -> BrokerAddress:
     parts = urlsplit(url)
     if parts.scheme not in ("mqtt", "mqtts"):
         raise BrokerError(f"--broker: {url!r} is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+    port_error = f"--broker: the port of {url!r} is not a number from 1 to 65535"
     try:
         port = parts.port
     except ValueError:
-        port_error = f"--broker: the port of {url!r} is not a number from 1 to 65535"
         raise BrokerError(port_error) from None
+    if port == 0:  # urlsplit takes it; no broker listens there
+        raise BrokerError(port_error)
     if not parts.hostname:
         raise BrokerError(f"--broker: {url!r} names no host")
     if parts.path not in ("", "/") or parts.query or parts.fragment:
