@@ -4,13 +4,16 @@ tables publish to."""
 from __future__ import annotations
 
 import argparse
+import re
 import signal
+import socket
 import sys
 from typing import Any
 
 from companion.cli.broker_options import add_broker_options, broker_login, site_name
 from companion.cli.serve import _line, _Stopping, lan_address, own_names
 from companion.errors import AtelierError
+from web.broker.protocol import checked_name
 
 HELP = """\
 Serve the organisers' leaderboard: every table of the hall (game, round, players, scores, and
@@ -53,6 +56,13 @@ def register(commands: Any) -> None:
         help="a name the hub also answers to (repeat for more), as with atelier serve",
     )
     parser.add_argument(
+        "--name",
+        default=None,
+        help="the hub's name on the broker, which keeps its session (the events published while "
+        "it is away) under it; two hubs on one broker need two names (default: this machine's "
+        "name and the site)",
+    )
+    parser.add_argument(
         "--threads",
         type=int,
         default=THREADS,
@@ -69,10 +79,11 @@ def run(args: argparse.Namespace) -> int:
         raise AtelierError(f"--threads: {args.threads} is out of range (4..1000)")
     login = broker_login(args)
     site = site_name(args)
+    name = checked_name("--name", args.name or default_name(site))
     names = own_names(args.host, args.allow_host)
     with _Stopping() as stopping:
         try:
-            _serve(args, login, site, names, stopping)
+            _serve(args, login, site, name, names, stopping)
         except KeyboardInterrupt:
             if stopping.received is None:
                 raise
@@ -82,8 +93,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def default_name(site: str | None) -> str:
+    """This machine's name and the site, as one topic level (a hub per site and machine)."""
+    machine = re.sub(r"[^A-Za-z0-9_.-]", "-", socket.gethostname()).strip("-.") or "hub"
+    return f"{machine}-{site or 'every-site'}"[:64]
+
+
 def _serve(
-    args: argparse.Namespace, login: Any, site: str | None, names: list[str], stopping: _Stopping
+    args: argparse.Namespace,
+    login: Any,
+    site: str | None,
+    name: str,
+    names: list[str],
+    stopping: _Stopping,
 ) -> None:
     # Imported here so that other commands never load Flask, paho or the server.
     from web.broker.board import SharedBoard
@@ -100,7 +122,7 @@ def _serve(
     except OSError as exc:
         raise AtelierError(f"--port {args.port}: cannot listen ({exc.strerror})") from None
     subscriber = Subscriber(
-        login, site, board, lambda line: _line(f"atelier hub: {line}", sys.stderr)
+        login, site, board, lambda line: _line(f"atelier hub: {line}", sys.stderr), name
     )
     subscriber.start()
     try:

@@ -38,12 +38,18 @@ class Hub:
 
 
 @contextmanager
-def running_hub(broker: Mosquitto, site: str | None = "hall") -> Iterator[Hub]:
-    board = SharedBoard()
+def running_hub(
+    broker: Mosquitto,
+    site: str | None = "hall",
+    name: str | None = None,
+    board: SharedBoard | None = None,
+) -> Iterator[Hub]:
+    """A hub named ``name`` (by default one of its own) over ``board`` (by default a new one),
+    connected to ``broker`` until the block ends."""
+    board = board or SharedBoard()
     log: list[str] = []
-    subscriber = Subscriber(
-        BrokerLogin(parse_broker(broker.url), keepalive=5), site, board, log.append
-    )
+    login = BrokerLogin(parse_broker(broker.url), keepalive=5)
+    subscriber = Subscriber(login, site, board, log.append, name or f"test-{time.monotonic_ns()}")
     subscriber.start()
     app = create_hub_app(board, {"HUB_MIN_INTERVAL": 0.0})
     try:

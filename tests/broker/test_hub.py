@@ -12,6 +12,7 @@ import pytest
 from tests.broker.hub_fixtures import Hub, publish, running_hub, table_client
 from tests.broker.scoreboards import scoreboard
 from tests.mosquitto import Mosquitto
+from web.broker.board import SharedBoard
 from web.broker.protocol import (
     event_payload,
     server_status_topic,
@@ -160,3 +161,21 @@ def test_one_site_is_all_a_site_hub_shows(
         )
         hub.until(lambda: _seq(hub, "t2") == 1, "the hall's table")
         assert [t["table"] for t in _tables(hub)] == ["t2"]
+
+
+def test_events_published_while_the_hub_is_away_wait_for_it_at_the_broker(
+    mosquitto: Mosquitto, boards: dict[str, dict[str, Any]]
+) -> None:
+    board = SharedBoard()
+    with table_client(mosquitto) as table:
+        with running_hub(mosquitto, name="organisers", board=board) as hub:
+            state = state_payload("pi-1", "t1", 1, 1.0, boards["t1"])
+            publish(table, table_state_topic("hall", "t1"), state, retain=True)
+            hub.until(lambda: _seq(hub, "t1") == 1, "the table")
+        # The hub is away (its computer restarting, the hall's network down at its end).
+        for seq in (2, 3):
+            event = event_payload("pi-1", "t1", seq, "scan", f"scan {seq}", 2.0)
+            publish(table, table_events_topic("hall", "t1"), event)
+        with running_hub(mosquitto, name="organisers", board=board) as hub:
+            hub.until(lambda: _tables(hub)[0]["events"] == 2, "both events")
+            assert _tables(hub)[0]["last"] == "scan 3"

@@ -25,9 +25,11 @@ class BrokerLogin:
     keepalive: int = KEEPALIVE_S
 
 
-def new_client(login: BrokerLogin, client_id: str) -> mqtt.Client:
-    """A client for ``login`` that reconnects by itself, waiting longer after each failure."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
+def new_client(login: BrokerLogin, client_id: str, *, kept: bool = False) -> mqtt.Client:
+    """A client for ``login`` that reconnects by itself, waiting longer after each failure.
+    A ``kept`` session outlives its connection: the broker holds the QoS 1 messages that arrive
+    while the client is away and hands them over when it is back."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=not kept)
     address = login.address
     if address.username is not None:
         client.username_pw_set(address.username, address.password)

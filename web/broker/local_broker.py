@@ -84,6 +84,16 @@ class Mosquitto:
                 time.sleep(0.02)
         raise AtelierError(f"mosquitto did not listen on port {self.port} in {READY_S} s")
 
+    def wait_saved(self, since: float, timeout: float = READY_S) -> None:
+        """Wait until the broker has saved its state (sessions, retained messages) to disk at
+        ``since`` (``time.time()``) or later: a crash after that keeps what it held then."""
+        saved = self.folder / "mosquitto.db"
+        deadline = time.monotonic() + timeout
+        while not (saved.exists() and saved.stat().st_mtime >= since):
+            if time.monotonic() > deadline:
+                raise AtelierError(f"mosquitto saved nothing to {saved} in {timeout} s")
+            time.sleep(0.05)
+
     def stop(self, crash: bool = True) -> None:
         """Killed, as a crash or a pulled cable does it (what it had not saved yet is lost), or
         with ``crash=False`` asked to stop (it saves its retained messages first)."""

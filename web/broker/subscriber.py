@@ -5,8 +5,6 @@ broker sends every retained state and status again, and the leaderboard ignores 
 
 from __future__ import annotations
 
-import os
-import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -24,15 +22,15 @@ class Subscriber:
         site: str | None,
         board: SharedBoard,
         report: Callable[[str], None],
+        name: str,
     ) -> None:
-        """``report`` gets one line each time the connection comes or goes (for the log)."""
+        """``report`` gets one line each time the connection comes or goes (for the log);
+        ``name`` is the hub's, one per hub on a broker: its session there is kept by it."""
         self._login = login
         self._report = report
         self._site = site
         self._board = board
-        # Unique per process: two hubs on one broker must not knock each other off.
-        client_id = f"atelier-hub-{socket.gethostname()}-{os.getpid()}"[:64]
-        self._client = new_client(login, client_id)
+        self._client = new_client(login, f"atelier-hub-{name}", kept=True)
         self._client.on_connect = self._connected
         self._client.on_disconnect = self._disconnected
         self._client.on_message = self._message
