@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from companion.cli.broker_options import add_broker_options, broker_login, site_name
-from companion.cli.serve import _line, _Stopping, lan_address, own_names
+from companion.cli.serving import Stopping, lan_address, own_names, say
 from companion.errors import AtelierError
 from web.broker.protocol import checked_name
 
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     site = site_name(args)
     name = checked_name("--name", args.name or default_name(site))
     names = own_names(args.host, args.allow_host)
-    with _Stopping() as stopping:
+    with Stopping() as stopping:
         try:
             _serve(args, login, site, name, names, stopping)
         except KeyboardInterrupt:
@@ -105,7 +105,7 @@ def _serve(
     site: str | None,
     name: str,
     names: list[str],
-    stopping: _Stopping,
+    stopping: Stopping,
 ) -> None:
     # Imported here so that other commands never load Flask, paho or the server.
     from web.broker.board import SharedBoard
@@ -122,15 +122,15 @@ def _serve(
     except OSError as exc:
         raise AtelierError(f"--port {args.port}: cannot listen ({exc.strerror})") from None
     subscriber = Subscriber(
-        login, site, board, lambda line: _line(f"atelier hub: {line}", sys.stderr), name
+        login, site, board, lambda line: say(f"atelier hub: {line}", sys.stderr), name
     )
     subscriber.start()
     try:
         address = lan_address() if args.host in ("0.0.0.0", "") else args.host
         url = f"http://{address}:{server.effective_port}/"
-        _line(url, sys.stdout)
+        say(url, sys.stdout)
         shown = f"site {site}" if site else "every site"
-        _line(
+        say(
             f"The leaderboard of {shown} on {login.address} is at {url} (Ctrl+C stops it)",
             sys.stderr,
         )

@@ -6,16 +6,15 @@ import argparse
 import dataclasses
 import re
 import signal
-import socket
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from pathlib import Path
-from types import FrameType, TracebackType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from companion.cli.broker_options import LOGIN_OPTIONS, add_broker_options, broker_login, site_name
 from companion.cli.output import check_range
+from companion.cli.serving import Stopping, lan_address, own_names, say
 from companion.errors import AtelierError
 from vision.live.stability import Settings
 
@@ -49,9 +48,6 @@ is published once it is back.
 """
 LED_MODES = ("auto", "emulator")
 SERIAL_PORT = re.compile(r"COM[0-9]+", re.IGNORECASE)  # Windows names its ports so
-SIOCGIFADDR = 0x8915  # Linux: get an interface's address
-# A name a browser may send as the Host (a DNS name, an IPv4 address, an IPv6 one in brackets).
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]")
 # Threads answer requests (pages, the API, scans); live viewers hold none. The scanner reads one
 # photo at a time, so more threads would only queue behind it.
 THREADS = 16
@@ -135,58 +131,6 @@ def register(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _interface_addresses() -> list[str]:
-    """The IPv4 address of each network interface (Linux), read from the kernel: nothing is
-    sent anywhere."""
-    import fcntl
-    import struct
-
-    found = []
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        for _index, name in socket.if_nameindex():
-            request = struct.pack("256s", name.encode()[:15])
-            try:
-                answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, request)
-            except OSError:
-                continue  # an interface without an IPv4 address
-            found.append(socket.inet_ntoa(answer[20:24]))
-    return found
-
-
-def lan_address() -> str:
-    """This machine's IPv4 address on the local network, the one a phone can reach; the
-    loopback address when it has no other."""
-    try:
-        addresses = _interface_addresses()
-    except (OSError, ImportError, AttributeError):
-        addresses = []
-    if not addresses:
-        try:
-            found = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-            addresses = [str(entry[4][0]) for entry in found]
-        except OSError:
-            addresses = []
-    return next((a for a in addresses if not a.startswith("127.")), "127.0.0.1")
-
-
-def own_names(host: str, allowed: Sequence[str]) -> list[str]:
-    """The names the server answers to: the address it listens on, every address of this
-    machine (a phone may reach it on any), its host name (with ``.local``, as mDNS gives it) and
-    the names ``allowed`` (``--allow-host``), each checked."""
-    from web.access import host_name  # the web package loads Flask: only when serving
-
-    for name in allowed:
-        if host_name(name) is None or not NAME.fullmatch(name):
-            raise AtelierError(f"--allow-host: {name!r} is not a host name")
-    try:
-        addresses = _interface_addresses()
-    except (OSError, ImportError, AttributeError):
-        addresses = []
-    machine = socket.gethostname()
-    listening = [] if host in ("0.0.0.0", "") else [host]
-    return [*listening, lan_address(), *addresses, machine, f"{machine}.local", *allowed]
-
-
 def steadiness(args: argparse.Namespace) -> Settings:
     """The stability filter's settings from ``--settle`` and ``--votes``, checked."""
     live = args.camera is not None or args.video is not None or args.demo
@@ -216,48 +160,12 @@ def check_led(choice: str) -> None:
     )
 
 
-class _Stopping:
-    """While entered, SIGINT (Ctrl+C) and SIGTERM (a service manager's stop) end the server the
-    same way: raised in the main thread as KeyboardInterrupt, which ends the server's loop (the
-    server's ``close`` then finishes the requests under way), and which unwinds whatever is
-    still starting. Which signal came is kept, for the exit status."""
-
-    def __init__(self) -> None:
-        self.received: int | None = None
-        self._previous: dict[int, Any] = {}
-        self._first: list[Callable[[], None]] = []
-
-    def first(self, action: Callable[[], None]) -> None:
-        """Do ``action`` as soon as a signal comes, before the server waits for its threads."""
-        self._first.append(action)
-
-    def __enter__(self) -> _Stopping:
-        for number in (signal.SIGINT, signal.SIGTERM):
-            self._previous[number] = signal.signal(number, self._stop)
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        for number, handler in self._previous.items():
-            signal.signal(number, handler)
-
-    def _stop(self, number: int, _frame: FrameType | None) -> None:
-        self.received = number
-        for action in self._first:
-            action()
-        raise KeyboardInterrupt
-
-
 def run(args: argparse.Namespace) -> int:
     """Serve until SIGINT or SIGTERM, then close everything opened (the server's threads, the
     live source, the tables' database, the LED displays); every change was committed when it was
     made. SIGINT exits with 130 as an interrupted command does (``main`` reports it); SIGTERM is
     how a service manager stops a server, its normal end: 0."""
-    with _Stopping() as stopping:
+    with Stopping() as stopping:
         try:
             _serve(args, stopping)
         except KeyboardInterrupt:
@@ -270,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
+def _serve(args: argparse.Namespace, stopping: Stopping) -> None:
     if not 1 <= args.port <= 65535:
         raise AtelierError(f"--port: {args.port} is out of range (1..65535)")
     if not 4 <= args.threads <= 1000:
@@ -331,15 +239,15 @@ def _serve(args: argparse.Namespace, stopping: _Stopping) -> None:
             # Once the server listens: a server that cannot start is never announced online.
             # Whatever changed before is published all the same, on connecting.
             publisher.start()
-        _line(url, sys.stdout)
+        say(url, sys.stdout)
         if first is not None:
             # The scoreboard of the live table, following the live source from game to game,
             # with the token that lets a phone join the table.
-            _line(f"{url}live?token={first.token}", sys.stdout)
+            say(f"{url}live?token={first.token}", sys.stdout)
             camera = f"{url}live/camera?token={first.token}"  # follows, as the scoreboard
-            _line(f"What the camera sees: {camera}", sys.stderr)
-        _line(qr_text(url), sys.stderr)
-        _line(f"Atelier is serving {args.data} at {url} (Ctrl+C stops it)", sys.stderr)
+            say(f"What the camera sees: {camera}", sys.stderr)
+        say(qr_text(url), sys.stderr)
+        say(f"Atelier is serving {args.data} at {url} (Ctrl+C stops it)", sys.stderr)
         try:
             server.run()
         finally:
@@ -380,18 +288,10 @@ def _publisher(tables: Tables, data: Path, broker: _Broker, stack: ExitStack) ->
     connection = Connection(broker.login, site, broker.server or server_name(data))
     outbox = Outbox(data, f"{address.host}:{address.port}/{site}")
     publisher = Publisher(
-        tables, outbox, connection, lambda text: _line(f"atelier: {text}", sys.stderr)
+        tables, outbox, connection, lambda text: say(f"atelier: {text}", sys.stderr)
     )
     stack.callback(publisher.close)
     return publisher
-
-
-def _line(text: str, stream: TextIO) -> None:
-    """``text`` and its newline in one write, flushed. A stop signal is raised as an exception
-    wherever the server is: between a print's text and its newline, it would leave the line
-    open, and the message that reports the stop would run on from it."""
-    stream.write(f"{text}\n")
-    stream.flush()
 
 
 def _led_driver(
@@ -412,7 +312,7 @@ def _led_driver(
 
         state = shown
         port = emulator.path
-        _line(f"LED emulator on {port}", sys.stderr)
+        say(f"LED emulator on {port}", sys.stderr)
     elif choice == "auto":
         from companion.cli.led import resolve_port
 

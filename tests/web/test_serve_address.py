@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from companion.cli.serve import _interface_addresses, lan_address
+from companion.cli.serving import _interface_addresses, lan_address
 
 
 def test_the_join_address_is_an_interface_of_this_machine() -> None:
