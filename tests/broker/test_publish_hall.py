@@ -1,11 +1,12 @@
 """A hall in small: a real Mosquitto, two ``atelier serve --broker`` processes and ``atelier hub``.
-Changes at the tables reach the leaderboard; the broker killed and started again, and a table's
+A photo scanned at a table and changes made there reach the leaderboard; the broker killed and started again, and a table's
 computer killed and started again, lose nothing and double nothing; a table whose computer is
 gone shows offline."""
 
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import time
 import urllib.request
@@ -16,9 +17,14 @@ from typing import Any, TypeVar
 
 import pytest
 
-from tests.broker.test_publish_serve import SITE, new_table, serving, tokens
+from companion.positions import evaluate_document
+from companion.samples import random_position
+from tests.broker.test_publish_serve import SITE, new_table, post, serving, tokens
 from tests.cli import ATELIER
 from tests.mosquitto import Mosquitto
+from vision.render.envelope import Difficulty
+from vision.render.placing import plan_table
+from vision.render.renderer import Renderer, RenderOptions
 
 WAIT_S = 30.0  # a guard against a hang, not a speed claim: loaded machines are slow
 T = TypeVar("T")
@@ -60,6 +66,31 @@ def until(found: Callable[[], T | None]) -> T:
     raise AssertionError(f"not seen in {WAIT_S} s")
 
 
+def scanned(url: str, players: int, jpeg: bytes) -> tuple[str, int]:
+    """A Color Field table made at the server ``url``, a photo of its boards scanned there (read
+    by the server's own scanner): the table and the event of the scan."""
+    names = [{"name": name} for name in ("Ana", "Ben", "Cy", "Dee")[:players]]
+    made = post(f"{url}api/tables", {"game": "colorfield", "players": names})
+    boundary = "atelier-photo"
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="t.jpg"\r\n'
+            "Content-Type: image/jpeg\r\n\r\n"
+        ).encode()
+        + jpeg
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    headers = {
+        "Content-Type": f"multipart/form-data; boundary={boundary}",
+        "X-Table-Token": made["token"],
+    }
+    request = urllib.request.Request(
+        f"{url}api/tables/{made['id']}/scans", body, headers, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=WAIT_S) as answer:
+        return made["id"], int(json.loads(answer.read())["event"])
+
+
 def shows(url: str, table: str, seq: int, online: bool = True) -> dict[str, Any] | None:
     shown = board(url).get(table)
     if shown is None or shown["seq"] != seq or shown["online"] is not online:
@@ -76,6 +107,14 @@ def test_two_tables_and_a_hub_through_a_broker_killed_and_a_table_killed(
         serving(tmp_path / "a" / "data", mosquitto.url) as (_, a),
         serving(tmp_path / "b" / "data", mosquitto.url) as (server_b, b),
     ):
+        # A photo scanned at table computer A: the hub shows the score its scanner read.
+        position = random_position("colorfield", random.Random(11))  # seat 4's canvas
+        photo = Renderer().render(plan_table(position, "test"), RenderOptions(11, Difficulty.EASY))
+        canvas, scan = scanned(a, 4, photo.jpeg)
+        read = until(lambda: shows(leaderboard, canvas, scan))
+        dee = next(p for p in read["players"] if p["name"] == "Dee")
+        assert dee["total"] == evaluate_document(position, "test").data["total"]
+
         (table_a, token_a), (table_b, token_b) = new_table(a), new_table(b)
         made_a = [tokens(a, table_a, token_a, n) for n in (1, 2)]
         made_b = [tokens(b, table_b, token_b, n) for n in (3,)]
