@@ -1,7 +1,7 @@
 """A hall in small: a real Mosquitto, two ``atelier serve --broker`` processes and ``atelier hub``.
-A photo scanned at a table and changes made there reach the leaderboard; the broker killed and started again, and a table's
-computer killed and started again, lose nothing and double nothing; a table whose computer is
-gone shows offline."""
+A photo scanned at a table and changes made there reach the leaderboard; the broker killed and
+started again, and a table's computer killed and started again, lose nothing and double
+nothing; a table whose computer is gone shows offline."""
 
 from __future__ import annotations
 

@@ -241,13 +241,24 @@ const ASKED = {
 };
 const suggest = document.getElementById("suggest");
 if (suggest) {
+  const advice = document.getElementById("advice");
   suggest.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const answer = await api(suggest.dataset.url, {
-      method: "POST",
-      json: ASKED[suggest.dataset.game](suggest),
-    });
-    document.getElementById("suggest-error").textContent = answer.ok ? "" : answer.data.error;
-    document.getElementById("advice").textContent = answer.ok ? answer.data.explanation : "";
+    // Looking a round ahead on an open Isle sheet takes seconds: say so, and take no second ask.
+    const buttons = suggest.querySelectorAll("button");
+    for (const button of buttons) button.disabled = true;
+    suggest.setAttribute("aria-busy", "true");
+    advice.textContent = "Thinking…";
+    try {
+      const answer = await api(suggest.dataset.url, {
+        method: "POST",
+        json: ASKED[suggest.dataset.game](suggest),
+      });
+      document.getElementById("suggest-error").textContent = answer.ok ? "" : answer.data.error;
+      advice.textContent = answer.ok ? answer.data.explanation : "";
+    } finally {
+      for (const button of buttons) button.disabled = false;
+      suggest.removeAttribute("aria-busy");
+    }
   });
 }
