@@ -57,6 +57,16 @@ class Published(Table):
         self.lines.append(line)
         self.reported.set()
 
+    def first_report(self) -> str:
+        """The publisher started, the first line it reported, the publisher closed."""
+        self.publisher.start()
+        try:
+            assert self.reported.wait(WAIT_S)
+            return self.lines[0]
+        finally:
+            self.publisher.close()
+            self.tables.close()
+
     def tokens(self, seat: int, count: int) -> int:
         answer = self.client.post(
             f"/api/tables/{self.id}/tokens",
@@ -231,14 +241,8 @@ def test_a_broker_with_logins_takes_the_right_password_and_refuses_a_wrong_one(
             ("wrong", "refused the connection (Not authorized)"),
             ("s3cret", "publishing to"),
         ):
-            table = Published(tmp_path / password, broker, f"table-07:{password}@")
-            table.publisher.start()
-            try:
-                assert table.reported.wait(WAIT_S)
-                assert said in table.lines[0], table.lines
-            finally:
-                table.publisher.close()
-                table.tables.close()
+            first = Published(tmp_path / password, broker, f"table-07:{password}@").first_report()
+            assert said in first, first
     finally:
         broker.stop()
 
@@ -298,13 +302,8 @@ def test_tls_with_a_private_authority_is_trusted_with_broker_ca_only(tmp_path: P
             (None, "cannot trust its certificate"),
         ):
             table = Published(tmp_path / str(bool(trusted)), broker, tls=True, ca=trusted)
-            table.publisher.start()
-            try:
-                assert table.reported.wait(WAIT_S)
-                assert said in table.lines[0], table.lines
-            finally:
-                table.publisher.close()
-                table.tables.close()
+            first = table.first_report()
+            assert said in first, first
     finally:
         broker.stop()
 

@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from playwright.sync_api import Browser, expect
 
 from companion.table.session import Created, Tables
@@ -18,16 +19,23 @@ from web import create_app
 from web.front import create_server
 
 ISLE = {"conditions": {"green": "grass", "blue": "river", "brown": "caves", "red": "town"}}
+PLAYERS = [{"name": "Ana"}, {"name": "Ben"}]
+
+
+def fed_app(tmp_path: Path) -> tuple[Tables, list[Created], Flask]:
+    """An app fed by a live source that has played one Color Field table so far; a table
+    appended to the list is the source's next."""
+    tables = Tables(tmp_path)
+    fed: list[Created] = [tables.create({"game": "colorfield", "players": PLAYERS})]
+    app = create_app({"DATA_DIR": tmp_path}, FakeReader(), tables=tables, live=FakeLive(fed))
+    return tables, fed, app
 
 
 def test_the_live_scoreboard_follows_the_demo_to_its_next_game(
     browser: Browser, tmp_path: Path
 ) -> None:
-    tables = Tables(tmp_path)
-    players = [{"name": "Ana"}, {"name": "Ben"}]
-    first = tables.create({"game": "colorfield", "players": players})
-    fed: list[Created] = [first]
-    app = create_app({"DATA_DIR": tmp_path}, FakeReader(), tables=tables, live=FakeLive(fed))
+    tables, fed, app = fed_app(tmp_path)
+    first = fed[0]
     running = create_server(app, host="127.0.0.1", port=0, threads=16)
     url = f"http://127.0.0.1:{running.effective_port}"
     threading.Thread(target=running.run, daemon=True).start()
@@ -36,7 +44,7 @@ def test_the_live_scoreboard_follows_the_demo_to_its_next_game(
         page.goto(f"{url}/live?token={first.token}")
         expect(page).to_have_url(f"{url}/t/{first.table}?token={first.token}&follow=1")
         expect(page).to_have_title("Scores · Color Field")
-        following = tables.create({"game": "isle", "players": players, "options": ISLE})
+        following = tables.create({"game": "isle", "players": PLAYERS, "options": ISLE})
         fed.append(following)
         expect(page).to_have_url(
             f"{url}/t/{following.table}?token={following.token}&follow=1", timeout=WAIT_MS
@@ -57,11 +65,8 @@ def test_the_live_scoreboard_follows_the_demo_to_its_next_game(
 def test_the_camera_view_follows_the_demo_and_the_scoreboard_links_it(
     browser: Browser, tmp_path: Path
 ) -> None:
-    tables = Tables(tmp_path)
-    players = [{"name": "Ana"}, {"name": "Ben"}]
-    first = tables.create({"game": "colorfield", "players": players})
-    fed: list[Created] = [first]
-    app = create_app({"DATA_DIR": tmp_path}, FakeReader(), tables=tables, live=FakeLive(fed))
+    tables, fed, app = fed_app(tmp_path)
+    first = fed[0]
     client = app.test_client()
     assert client.get("/live/camera").status_code == 403
     assert client.get("/live/camera?token=wrong").status_code == 403
@@ -73,7 +78,7 @@ def test_the_camera_view_follows_the_demo_and_the_scoreboard_links_it(
         page.goto(f"{url}/t/{first.table}?token={first.token}")
         page.get_by_role("link", name="Camera").click()
         expect(page).to_have_url(f"{url}/t/{first.table}/camera?token={first.token}")
-        following = tables.create({"game": "isle", "players": players, "options": ISLE})
+        following = tables.create({"game": "isle", "players": PLAYERS, "options": ISLE})
         fed.append(following)
         # The first game's token opens the next game's view: whoever joined one joins the next.
         expect(page).to_have_url(
@@ -83,7 +88,7 @@ def test_the_camera_view_follows_the_demo_and_the_scoreboard_links_it(
         # Watchers see no link to the camera; a table no camera feeds has none.
         page.goto(f"{url}/t/{following.table}")
         expect(page.get_by_role("link", name="Camera")).to_have_count(0)
-        other = tables.create({"game": "colorfield", "players": players})
+        other = tables.create({"game": "colorfield", "players": PLAYERS})
         page.goto(f"{url}/t/{other.table}?token={other.token}")
         expect(page.locator("nav")).to_contain_text("History")
         expect(page.get_by_role("link", name="Camera")).to_have_count(0)
