@@ -4,6 +4,7 @@ API answers; the scripts beside it keep it live."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -17,6 +18,7 @@ from companion.games.isle.model import CONDITIONS, Colour
 from companion.games.paintings.model import Goal
 from companion.games.paintings.scoring import SCORING_CARDS_IN_PLAY
 from companion.games.pigments.model import Chip
+from companion.games.registry import games
 from companion.table.community_tools import card_name, known_cards
 from companion.table.ending import DECLARED_END
 from companion.table.penalties import MAX_SPILL_CHIPS, PENALTY_GAMES
@@ -28,12 +30,8 @@ from web.security import check_csrf, csrf_token, page_token, slow_down
 from web.services import services
 
 pages = Blueprint("pages", __name__)
-GAME_TITLES = {
-    "colorfield": "Color Field",
-    "paintings": "Paintings",
-    "isle": "Isle of Colors",
-    "pigments": "Pigment Lab",
-}
+# Each game's title as its rules name it (the start form lists them in this order).
+GAME_TITLES = MappingProxyType({name: entry.title for name, entry in games().items()})
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
 
 
