@@ -8,8 +8,9 @@ reserve's front; the colour an opponent hands over is unknown, so it is left out
 round there is no look-ahead. A face with no room counts 0.
 
 Cost: every placement of the roll is tried with every held colour (at most 32,673 placements of 6
-cells on the empty default island, about 5 microseconds each). The look-ahead re-searches every
-connected set of 1 to 6 empty cells once per shortlisted fill; it runs on the best few fills of
+cells on the empty default island, about 5 microseconds each). The look-ahead scores every
+connected set of 1 to 6 empty cells that a shortlisted fill leaves empty (the sets are found once,
+with their neighbourhoods, and shared by every fill); it runs on the best few fills of
 each held colour by immediate gain, as many as ``Limits.budget`` gain evaluations allow, and not
 at all when fewer than two fit, since then it could not change the choice.
 """
@@ -26,7 +27,7 @@ from companion.games.isle.gain import GainTable
 from companion.games.isle.game import DIE_FACES, Game
 from companion.games.isle.hexgrid import Cell
 from companion.games.isle.model import Colour, Conditions, Sheet
-from companion.games.isle.placements import connected_sets, placements
+from companion.games.isle.placements import connected_fills, placements
 
 COLOUR_ORDER = tuple(Colour)
 
@@ -70,23 +71,34 @@ class Advice:
         }
 
 
-def best_gain_by_size(table: GainTable, colours: tuple[Colour, ...]) -> list[int | None]:
-    """For sizes 1..6, the best gain of one fill of that size in any of ``colours``."""
+Sets = list[tuple[int, int]]  # connected sets of empty cells, each with its neighbourhood
+
+
+def best_gain_by_size(
+    table: GainTable, colours: tuple[Colour, ...], sets: Sets | None = None
+) -> list[int | None]:
+    """For sizes 1..6, the best gain of one fill of that size in any of ``colours``, among
+    ``sets`` (every connected set of the sheet's empty cells when None)."""
     best: list[int | None] = [None] * DIE_FACES
     sheet = table.sheet
-    for mask in connected_sets(sheet.island, sheet.empty_mask, DIE_FACES):
+    if sets is None:
+        sets = list(connected_fills(sheet.island, sheet.empty_mask, DIE_FACES))
+    for mask, around in sets:
         size = mask.bit_count()
         for colour in colours:
-            gain = table.gain(mask, colour)
+            gain = table.gain(mask, colour, around)
             known = best[size - 1]
             if known is None or gain > known:
                 best[size - 1] = gain
     return best
 
 
-def outlook_sixths(sheet: Sheet, conditions: Conditions, colours: tuple[Colour, ...]) -> int:
-    """Six times the expected best gain of the next round (a face with no room gives 0)."""
-    gains = best_gain_by_size(GainTable(sheet, conditions), colours)
+def outlook_sixths(
+    sheet: Sheet, conditions: Conditions, colours: tuple[Colour, ...], sets: Sets | None = None
+) -> int:
+    """Six times the expected best gain of the next round (a face with no room gives 0);
+    ``sets`` as for ``best_gain_by_size``."""
+    gains = best_gain_by_size(GainTable(sheet, conditions), colours, sets)
     return sum(g for g in gains if g is not None)
 
 
@@ -125,14 +137,23 @@ def advise(
     options = rank_options(sheet, conditions, hand, roll)
     if not options:
         return None
-    shortlist = _shortlist(sheet, options, hand, next_colours, limits)
+    # The sets a look-ahead tries after a fill are those of today's empty cells that miss it.
+    sets = (
+        []
+        if next_colours is None
+        else list(connected_fills(sheet.island, sheet.empty_mask, DIE_FACES))
+    )
+    shortlist = _shortlist(len(sets), options, hand, next_colours, limits)
     if next_colours is None or len(shortlist) < 2:
         return _advice(sheet, options[0], 0, len(options), 0)
     looked = [
         (
             option,
             outlook_sixths(
-                sheet.with_fill(option.mask, option.colour), conditions, next_colours[option.colour]
+                sheet.with_fill(option.mask, option.colour),
+                conditions,
+                next_colours[option.colour],
+                [(mask, around) for mask, around in sets if not mask & option.mask],
             ),
         )
         for option in shortlist
@@ -143,7 +164,7 @@ def advise(
 
 
 def _shortlist(
-    sheet: Sheet,
+    sets: int,
     options: list[Option],
     hand: tuple[Colour, ...],
     next_colours: Mapping[Colour, tuple[Colour, ...]] | None,
@@ -156,7 +177,6 @@ def _shortlist(
     if next_colours is None:
         return []
     # A look-ahead scores at most every connected set of the empty cells as they are now.
-    sets = sum(1 for _ in connected_sets(sheet.island, sheet.empty_mask, DIE_FACES))
     per_fill = sets * max(len(colours) for colours in next_colours.values())
     per_colour = min(limits.shortlist, limits.budget // max(per_fill * len(hand), 1))
     chosen = [

@@ -142,16 +142,24 @@ class GainTable:
             best = max(best, length)
         return best
 
-    def fill(self, mask: int, colour: Colour) -> Fill:
-        return Fill(mask, colour, self.sheet.island.dilate(mask))
+    @cached_property
+    def changes(self) -> Mapping[Colour, tuple[tuple[Callable[[GainTable, Fill], int], ...], int]]:
+        """For each fill colour, the conditions it can change (as their ``AFTER`` functions) and
+        their points before: worked out once, since a look-ahead asks for many thousand gains."""
+        found = {}
+        for colour in Colour:
+            changed = [c for _, c in self.conditions.items() if colour in AFFECTED_BY[c]]
+            found[colour] = (tuple(AFTER[c] for c in changed), sum(self.points[c] for c in changed))
+        return MappingProxyType(found)
 
-    def gain(self, mask: int, colour: Colour) -> int:
-        """The score after filling the empty cells of ``mask`` with ``colour``, less before."""
-        fill = self.fill(mask, colour)
-        total = 0
-        for _, condition in self.conditions.items():
-            if colour in AFFECTED_BY[condition]:
-                total += AFTER[condition](self, fill) - self.points[condition]
+    def gain(self, mask: int, colour: Colour, around: int | None = None) -> int:
+        """The score after filling the empty cells of ``mask`` with ``colour``, less before.
+        ``around``, when given, is ``mask``'s neighbourhood (``Island.dilate``), already known."""
+        fill = Fill(mask, colour, self.sheet.island.dilate(mask) if around is None else around)
+        afters, total = self.changes[colour]
+        total = -total
+        for after in afters:
+            total += after(self, fill)
         return total
 
     def merged(self, fill: Fill) -> tuple[int, tuple[int, ...], tuple[int, ...]]:

@@ -28,29 +28,41 @@ def can_fill(island: Island, empty: int, size: int) -> bool:
 
 
 def connected_sets(island: Island, allowed: int, max_size: int) -> Iterator[int]:
-    """Every connected set of 1..``max_size`` cells of ``allowed``, each exactly once.
+    """Every connected set of 1..``max_size`` cells of ``allowed``, each exactly once."""
+    return (mask for mask, _ in connected_fills(island, allowed, max_size))
+
+
+def connected_fills(island: Island, allowed: int, max_size: int) -> Iterator[tuple[int, int]]:
+    """Every connected set of 1..``max_size`` cells of ``allowed``, each exactly once, with the
+    island cells next to it (what ``Island.dilate`` gives, built up as the set grows).
 
     Redelmeier's method: each set is grown from its lowest cell (the anchor) and a cell, once
     tried and passed over at one level, is never added again below that level.
     """
     neighbour_masks = island.neighbour_masks
 
-    def grow(current: int, size: int, untried: int, seen: int, candidates: int) -> Iterator[int]:
-        yield current
+    def grow(
+        current: int, around: int, size: int, untried: int, seen: int, candidates: int
+    ) -> Iterator[tuple[int, int]]:
+        yield current, around
         if size == max_size:
             return
         while untried:
             low = untried & -untried
             untried ^= low
-            fresh = neighbour_masks[low.bit_length() - 1] & candidates & ~seen
-            yield from grow(current | low, size + 1, untried | fresh, seen | fresh, candidates)
+            near = neighbour_masks[low.bit_length() - 1]
+            fresh = near & candidates & ~seen
+            yield from grow(
+                current | low, around | near, size + 1, untried | fresh, seen | fresh, candidates
+            )
 
     for anchor in bits(allowed):
         anchor_bit = 1 << anchor
         # Only cells above the anchor may join, so each set is grown from one anchor only.
         candidates = allowed & ~((anchor_bit << 1) - 1)
-        start = neighbour_masks[anchor] & candidates
-        yield from grow(anchor_bit, 1, start, start | anchor_bit, candidates)
+        near = neighbour_masks[anchor]
+        start = near & candidates
+        yield from grow(anchor_bit, near, 1, start, start | anchor_bit, candidates)
 
 
 def placements(island: Island, empty: int, size: int) -> Iterator[int]:
