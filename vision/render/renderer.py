@@ -24,15 +24,23 @@ from vision.render.arrange import arrange
 from vision.render.camera import Camera, choose_camera
 from vision.render.compose import Shading, compose
 from vision.render.envelope import Difficulty, envelope
-from vision.render.marks import choose_hand, colour_cells, key_fills
-from vision.render.occluders import choose_occluders, draw_occluders, hand_over
-from vision.render.pencils import choose_pencils
-from vision.render.photo import choose_lighting, choose_sensor, expose, exposure_gain, jpeg, light
+from vision.render.marks import Hand, choose_hand, colour_cells, key_fills
+from vision.render.occluders import Occluder, choose_occluders, draw_occluders, hand_over
+from vision.render.pencils import PencilSet, choose_pencils
+from vision.render.photo import (
+    Lighting,
+    choose_lighting,
+    choose_sensor,
+    expose,
+    exposure_gain,
+    jpeg,
+    light,
+)
 from vision.render.plan import TablePlan
 from vision.render.scene import Placed, Scene
-from vision.render.table import choose_table, texture
+from vision.render.table import TableTop, choose_table, texture
 from vision.render.truth import truth
-from vision.render.warp import photograph, table_map
+from vision.render.warp import Frame, TableMap, photograph, table_map
 
 DEFAULT_SIZE = (1920, 1080)
 STAGES = (
@@ -97,13 +105,40 @@ def canvas_ppm(scene: Scene, camera: Camera) -> float:
     return min(CANVAS_PPM[1], max(CANVAS_PPM[0], ppm))
 
 
+@dataclass(frozen=True)
+class _Photographed:
+    """A render up to the light: what every light and sensor setting of the same plan, seed and
+    scene shares (the light's colour and exposure and the sensor act on the frame afterwards)."""
+
+    key: tuple[TablePlan, RenderOptions]
+    scene: Scene
+    camera: Camera
+    framed: bool
+    ppm: float
+    lighting: Lighting  # as the seed draws it, before any fixed colour or exposure
+    hands: dict[str, Hand]
+    pencils: dict[str, PencilSet]
+    top: TableTop
+    seen: TableMap
+    occluders: tuple[Occluder, ...]
+    silhouette: Image
+    frame: Frame  # never written to once made: each render lights a copy
+
+
+def _scene_key(plan: TablePlan, options: RenderOptions) -> tuple[TablePlan, RenderOptions]:
+    return plan, dataclasses.replace(options, kelvin=None, exposure_ev=None, noise_sigma=None)
+
+
 class Renderer:
     """Renders plans into photos; keeps the component faces it has drawn, so rendering many
-    frames (a benchmark, a test suite) draws each face once per resolution."""
+    frames (a benchmark, a test suite) draws each face once per resolution, and the last scene
+    it photographed, so the same board under other light or another sensor (a lighting study,
+    a perturbation family) is only lit and exposed again."""
 
     def __init__(self, draw: Draw = draw_layout) -> None:
         self._draw = draw
         self._faces: dict[tuple[str, float], Image] = {}
+        self._last: _Photographed | None = None
 
     def _face(self, layout: Layout, ppm: float) -> Image:
         key = (layout.key, ppm)
@@ -111,17 +146,16 @@ class Renderer:
             self._faces[key] = self._draw(layout, ppm)
         return self._faces[key]
 
-    def render(self, plan: TablePlan, options: RenderOptions) -> Rendering:
+    def _photographed(self, plan: TablePlan, options: RenderOptions) -> _Photographed:
+        key = _scene_key(plan, options)
+        if self._last is not None and self._last.key == key:
+            return self._last
         seed = options.seed
         env = envelope(options.difficulty)
         scene = arrange(plan, env, _rng(seed, "arrange"))
         camera, framed = choose_camera(scene, env, options.size, _rng(seed, "camera"))
         ppm = canvas_ppm(scene, camera)
         lighting = choose_lighting(env, _rng(seed, "light"))
-        if options.kelvin is not None:
-            lighting = dataclasses.replace(lighting, kelvin=options.kelvin)
-        if options.exposure_ev is not None:
-            lighting = dataclasses.replace(lighting, exposure=exposure_gain(options.exposure_ev))
         shading = Shading(lighting.light_deg, lighting.shadow_strength, lighting.shadow_softness_mm)
         hand_rng = _rng(seed, "hands")
         hands = {b.layout.key: choose_hand(hand_rng) for b in scene.boards if b.fills}
@@ -149,8 +183,36 @@ class Renderer:
         occluders = choose_occluders(scene, _rng(seed, "occluders")) if env.occluders else ()
         if options.hand_over is not None:
             occluders = (*occluders, hand_over(scene, options.hand_over, _rng(seed, "occluders")))
+        # Occluders are shaded by the light's direction and shadow only, which no setting fixes.
         silhouette = draw_occluders(frame, camera, occluders, lighting)
-        frame = light(frame, seen, scene.extent(), lighting)
+        frame.setflags(write=False)  # shared by every render of this scene
+        self._last = _Photographed(
+            key,
+            scene,
+            camera,
+            framed,
+            ppm,
+            lighting,
+            hands,
+            pencils,
+            top,
+            seen,
+            occluders,
+            silhouette,
+            frame,
+        )
+        return self._last
+
+    def render(self, plan: TablePlan, options: RenderOptions) -> Rendering:
+        seed = options.seed
+        env = envelope(options.difficulty)
+        shot = self._photographed(plan, options)
+        lighting = shot.lighting
+        if options.kelvin is not None:
+            lighting = dataclasses.replace(lighting, kelvin=options.kelvin)
+        if options.exposure_ev is not None:
+            lighting = dataclasses.replace(lighting, exposure=exposure_gain(options.exposure_ev))
+        frame = light(shot.frame, shot.seen, shot.scene.extent(), lighting)
         sensor = choose_sensor(env, _rng(seed, "sensor"))
         if options.noise_sigma is not None:
             sensor = dataclasses.replace(sensor, noise_sigma=options.noise_sigma)
@@ -161,15 +223,15 @@ class Renderer:
             "difficulty": options.difficulty.value,
             "envelope": dataclasses.asdict(env),
             # False when no camera in the envelope frames this table (too large for it).
-            "within_envelope": framed,
-            "canvas_px_per_mm": ppm,
-            "table": top.to_json(),
+            "within_envelope": shot.framed,
+            "canvas_px_per_mm": shot.ppm,
+            "table": shot.top.to_json(),
             "lighting": lighting.to_json(),
             "sensor": sensor.to_json(),
-            "hands": {key: hand.to_json() for key, hand in hands.items()},
-            "occluders": [o.to_json() for o in occluders],
+            "hands": {key: hand.to_json() for key, hand in shot.hands.items()},
+            "occluders": [o.to_json() for o in shot.occluders],
         }
         if options.pencils != "printed":
-            parameters["pencils"] = {key: own.to_json() for key, own in pencils.items()}
-        facts = truth(plan.positions, scene, camera, silhouette, parameters)
+            parameters["pencils"] = {key: own.to_json() for key, own in shot.pencils.items()}
+        facts = truth(plan.positions, shot.scene, shot.camera, shot.silhouette, parameters)
         return Rendering(np.asarray(image, np.uint8), data, facts)
