@@ -1,0 +1,58 @@
+"""Pixels at the sensor's limit are no evidence of bare board: a pale shade card blown out looks
+like paper blown out, so a card place whose middle is mostly clipped is empty only when its
+printed outline shows clearly; else it is refused, never read empty under a card."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from companion.observation import ComponentRead
+from vision.benchmark import RenderedBoard, perturbed, render_board
+from vision.perturb import FAMILIES
+from vision.render.envelope import Difficulty
+from vision.render.renderer import Renderer
+from vision.scan.scanner import Scanner
+
+BLOWN_OUT = "blown out by the light (at the sensor's limit)"
+
+
+@cache
+def tools() -> tuple[Renderer, Scanner]:
+    scanner = Scanner()
+    scanner.prepare()
+    return Renderer(), scanner
+
+
+def places(seed: int, family: str | None) -> tuple[RenderedBoard, dict[str, ComponentRead]]:
+    renderer, scanner = tools()
+    rendered = render_board(renderer, "pigments", Difficulty.HARD, seed)
+    image = rendered.rendering.image
+    if family is not None:
+        image = perturbed(renderer, rendered, FAMILIES[family])[1]
+    (board,) = scanner.scan(image, "pigments").boards
+    return rendered, {c.component: c for c in board.components if c.component.startswith("shade")}
+
+
+def test_a_pale_card_blown_out_under_a_hand_is_not_read_as_an_empty_place() -> None:
+    # Validation seed 60009 at +1 EV: the sky card under the first medium pan lies half under a
+    # hand, its face clipped to white; its place's outline matched 0.28 and its middle looked
+    # 94 % bare, which read it empty before.
+    rendered, read = places(60009, "ev:+1")
+    assert rendered.position["pans"][1]["shade"] == "sky"
+    place = read["shade medium-1"]
+    assert place.value is None and place.problem is not None
+
+
+def test_an_empty_place_blown_out_is_read_empty_when_its_outline_shows_clearly() -> None:
+    # Validation seed 60010 at +1 EV: no card on the palette, the places' middles clipped; the
+    # outlines of three of them show clearly (0.53 to 0.59).
+    rendered, read = places(60010, "ev:+1")
+    assert [pan["shade"] for pan in rendered.position["pans"]] == [None] * 4
+    for name in ("shade medium-1", "shade medium-2", "shade large"):
+        assert (read[name].value, read[name].problem) == (None, None), name
+
+
+def test_a_place_whose_outline_is_lost_with_its_middle_is_refused_as_blown_out() -> None:
+    rendered, read = places(60011, "ev:+1")
+    assert rendered.position["pans"][1]["shade"] is None
+    assert read["shade medium-1"].problem == f"shade medium-1: {BLOWN_OUT}"
