@@ -98,6 +98,7 @@ def test_bad_inputs(tmp_path: Path) -> None:
     assert_user_error(atelier_main("markers", photo, "--dict", tmp_path / "no.yml"), "no.yml")
 
 
+@pytest.mark.slow
 def test_marker_family_study_reports_every_candidate_and_a_choice() -> None:
     run = atelier_main("bench", "markers", "--scenes", "1")
     assert run.status == 0, run.stderr

@@ -129,6 +129,7 @@ def test_bench_vision_measures_only_the_games_asked_for() -> None:
     assert bad.stdout == ""
 
 
+@pytest.mark.slow
 def test_bench_vision_lighting_measures_only_the_games_asked_for(
     tools: tuple[Renderer, Scanner],
 ) -> None:
