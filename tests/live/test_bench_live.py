@@ -27,7 +27,7 @@ from vision.live.bench import (
 from vision.live.demo import FINAL_S, demo_games
 from vision.live.loop import Accept, Views
 from vision.live.stability import Accepted
-from vision.scan.scanner import Observation, Scanner
+from vision.scan.scanner import Known, Observation, Scanner
 
 GAMES = ["colorfield", "paintings", "isle", "pigments"]
 
@@ -104,8 +104,10 @@ def test_a_shortened_soak_accepts_every_change_and_nothing_wrong_with_memory_fla
 class MisreadingScanner(Scanner):
     """Reads seat 2's canvas with the tile on its first space turned a quarter further."""
 
-    def scan(self, image: Image, game: str | None = None) -> Observation:
-        observation = super().scan(image, game)
+    def scan(
+        self, image: Image, game: str | None = None, known: Known | None = None
+    ) -> Observation:
+        observation = super().scan(image, game, known)
         return dataclasses.replace(observation, boards=tuple(map(misread, observation.boards)))
 
 

@@ -44,6 +44,9 @@ from vision.scan.scanner import Scanner
 
 BENCH_SIZE = (1920, 1080)
 BENCH_FPS = 30.0
+# A camera's frames of a still table differ by the sensor's noise: each shot is rendered with
+# this many draws of it, shown in turn, so that no frame is the same picture as the one before.
+NOISE_DRAWS = 2
 MEMORY_SAMPLES = 60  # along the video, evenly spaced: one a minute over an hour
 # Memory counts as flat when the last half of the video adds less than this to the process's
 # resident size: above the sampling's own noise, below what half an hour adds when a board
@@ -200,7 +203,7 @@ class _Rendered:
     """One game of the video: each shot's JPEG and truth, and the changes each shot brings."""
 
     game: DemoGame
-    jpegs: tuple[bytes, ...]
+    jpegs: tuple[tuple[bytes, ...], ...]  # each shot's, one per draw of the sensor's noise
     truths: tuple[ShotTruth, ...]
     owed: tuple[int, ...]  # every board for the opening, a game being new to its table
 
@@ -217,7 +220,8 @@ def _render(
             progress(f"rendering {name} {number}/{len(game.shots)}")
             plan = plan_table({"table": list(shot.positions)}, "bench")
             options = RenderOptions(game.seed, Difficulty.MEDIUM, size, hand_over=shot.hand_over)
-            jpegs.append(renderer.render(plan, options).jpeg)
+            draws = [dataclasses.replace(options, noise_draw=n) for n in range(NOISE_DRAWS)]
+            jpegs.append(tuple(renderer.render(plan, o).jpeg for o in draws))
         truths = tuple(ShotTruth.of(name, shot) for shot in game.shots)
         rendered.append(_Rendered(game, tuple(jpegs), truths, _owed(game.shots, truths)))
     return rendered
@@ -264,7 +268,7 @@ class _Run:
         self.tallies = [_Tally() for _ in rendered]
         self.wrong: list[dict[str, Any]] = []
         self._commit_ms: list[float] = []
-        self._image: Image | None = None
+        self._images: tuple[Image, ...] = ()
         self._shown: tuple[int, int] | None = None
         self._shot_start = 0
         self._owed = 0  # changes the shot on screen brings
@@ -274,11 +278,11 @@ class _Run:
         game, shot = self.timeline[number % len(self.timeline)]
         if (game, shot) != self._shown:
             self._next_shot(number, game, shot)
-        assert self._image is not None
+        image = self._images[number % len(self._images)]
         tally = self.tallies[game]
         self._commit_ms.clear()
         wall, cpu = time.perf_counter(), time.process_time()
-        accepted = self.reader.process(Frame(self._image, number + 1, number / self.fps))
+        accepted = self.reader.process(Frame(image, number + 1, number / self.fps))
         spent, spent_cpu = (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
         tally.frames += 1
         tally.frame_ms.append(spent)
@@ -320,7 +324,7 @@ class _Run:
         self._owed, self._right = played.owed[shot], 0
         self.tallies[game].changes += self._owed
         self._shown, self._shot_start = (game, shot), number
-        self._image = _decode(played.jpegs[shot])
+        self._images = tuple(_decode(jpeg) for jpeg in played.jpegs[shot])
 
     def _timed(self, commit: Accept) -> Accept:
         def timed_commit(accepted: Sequence[Accepted], views: Views) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -68,6 +68,27 @@ OUTLINE_PASS_SCALE = 0.5
 
 
 @dataclass(frozen=True)
+class Reading:
+    """One board as read: where its reader placed it, and what it read there (a Paintings mat
+    before a player's mats are merged into one observation)."""
+
+    board: Sighting
+    observation: BoardObservation
+
+
+@dataclass(frozen=True)
+class Known:
+    """What is known of a frame from the frames before it (a live camera's): markers are searched
+    for only ``around`` these places (None: the whole frame), ``kept`` markers lie where nothing
+    changed and are taken as they were, and boards whose ``readings`` still hold (by layout key,
+    the pixels over them unchanged) are not read again."""
+
+    around: tuple[Place, ...] | None = None
+    kept: tuple[Marker, ...] = ()
+    readings: Mapping[str, Reading] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Observation:
     """Everything one photo showed."""
 
@@ -78,6 +99,7 @@ class Observation:
     colour_source: str = "white balance only"  # or "profile", "reference card"
     # Boards in view whose markers were outlined but could not be decoded.
     unreadable: tuple[Unreadable, ...] = ()
+    readings: tuple[Reading, ...] = ()  # each board read, as read
 
     @property
     def total_ms(self) -> float:
@@ -164,9 +186,10 @@ class Scanner:
         return np.asarray(cv2.remap(image, map1, map2, cv2.INTER_LINEAR), np.uint8)
 
     def _detect(
-        self, image: Image, game: str | None
+        self, image: Image, game: str | None, around: Sequence[Place] | None = None
     ) -> tuple[list[Marker], list[NDArray[np.float64]]]:
-        """The markers decoded or named, and the outlines left undecoded, in photo px."""
+        """The markers decoded or named, and the outlines left undecoded, in photo px; only
+        around the places given, when they are."""
         longest = max(image.shape[:2])
         scale = min(1.0, MAX_DETECT_SIDE / longest)
         if scale < 1.0:
@@ -181,7 +204,11 @@ class Scanner:
             named = self._named(gray, found, outlines, game)
             return places_to_search(found + named, self.index, width, height)
 
-        markers, outlines = self.search.detect_with_rejected(gray, places)
+        if around is None:
+            markers, outlines = self.search.detect_with_rejected(gray, places)
+        else:
+            start = [(quad * scale, margin) for quad, margin in around]
+            markers, outlines = self.search.detect_with_rejected(gray, places, start)
         markers += self._named(gray, markers, outlines, game)
         if scale == 1.0:
             return markers, outlines
@@ -230,7 +257,13 @@ class Scanner:
             return game == "isle"
         return min(seen.values()) < FEW_MARKERS
 
-    def scan(self, image: Image, game: str | None = None) -> Observation:
+    def scan(
+        self, image: Image, game: str | None = None, known: Known | None = None
+    ) -> Observation:
+        """Every board in ``image`` (of ``game`` only, when given) read. With ``known``, what the
+        frames before said: markers searched for only around its places, and boards whose
+        readings still hold not read again (a live camera's frames, where most of the table
+        stands still)."""
         stages: dict[str, float] = {}
         clock = time.perf_counter
         if image.ndim != 3 or min(image.shape[:2]) < MIN_SIDE:
@@ -239,7 +272,13 @@ class Scanner:
         image = self._correct(image)
         stages["undistort"] = (clock() - start) * 1000
         start = clock()
-        markers, outlines = self._detect(image, game)
+        if known is None:
+            markers, outlines = self._detect(image, game)
+        else:
+            markers, outlines = self._detect(image, game, known.around)
+            decoded = {m.id for m in markers}
+            kept = (m for m in known.kept if m.id not in decoded)
+            markers = sorted([*markers, *kept], key=lambda m: m.id)
         stages["markers"] = (clock() - start) * 1000
         start = clock()
         registration = register(markers, self.index)
@@ -250,9 +289,12 @@ class Scanner:
             for b in registration.boards
             if kind_of(b.layout) in READERS and (game is None or b.layout.game == game)
         ]
-        # Then as its reader places it (by its print, where its markers place it poorly).
-        boards = [self.readers[kind_of(b.layout)].place(image, b) for b in boards]
-        read = [self._read_board(image, board, registration, correction) for board in boards]
+        readings = [
+            _still_holds(known, b) or self._reading(image, b, registration, correction)
+            for b in boards
+        ]
+        boards = [r.board for r in readings]
+        read = [r.observation for r in readings]
         mats = [o for o in read if o.game == "paintings" and o.kind == "player"]
         players = _merge_paintings(mats)
         if players:
@@ -271,9 +313,11 @@ class Scanner:
         areas = [s.to_image(np.asarray(s.layout.outline.corners(), np.float64)) for s in found]
         height, width = image.shape[:2]
         unread = unreadable(outlines, markers, areas, width, height)
-        if not markers and not unread:
+        # Searches of the whole frame, which one around known places has no business making.
+        whole = known is None or known.around is None
+        if whole and not markers and not unread:
             unread = unreadable(self._whole_frame_outlines(image), [], areas, width, height)
-        if not markers and not unread:
+        if whole and not markers and not unread:
             # Smeared past any outline, markers still leave dark blots on their paper.
             squares = [blot.square() for blot in blots(image)]
             smeared = unreadable(squares, [], areas, width, height)
@@ -286,6 +330,7 @@ class Scanner:
             stages,
             colour_source,
             unread,
+            tuple(readings),
         )
 
     def _whole_frame_outlines(self, image: Image) -> list[NDArray[np.float64]]:
@@ -312,6 +357,17 @@ class Scanner:
         if self.colour is not None:
             return self.colour, "profile"
         return None, "white balance only"
+
+    def _reading(
+        self,
+        image: Image,
+        board: Sighting,
+        registration: Registration,
+        correction: ColourCorrection | None,
+    ) -> Reading:
+        # Placed as its reader places it (by its print, where its markers place it poorly).
+        placed = self.readers[kind_of(board.layout)].place(image, board)
+        return Reading(placed, self._read_board(image, placed, registration, correction))
 
     def _read_board(
         self,
@@ -372,6 +428,17 @@ class Scanner:
             tuple(ctx.reads),
             "shared" if shared else "player",
         )
+
+
+def _still_holds(known: Known | None, board: Sighting) -> Reading | None:
+    """The board's reading from ``known`` where it still holds: the board seen by the same
+    markers as when it was read (the pixels over it unchanged, they lie as they did)."""
+    if known is None:
+        return None
+    reading = known.readings.get(board.layout.key)
+    if reading is None or reading.board.marker_ids != board.marker_ids:
+        return None
+    return reading
 
 
 def _clipped_share(face: Image, coloured: NDArray[np.intp]) -> float:

@@ -1,0 +1,133 @@
+"""The tracker against a scan of every whole frame: a Color Field game played on rendered video
+(two draws of the sensor's noise in turn, hands over the boards as they change, a bumped camera),
+where every frame must make every board exactly as covered, and every clean board read exactly
+as, a whole scan of that frame makes and reads it; and how little each frame is searched."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from functools import cache
+
+import cv2
+import numpy as np
+
+from tests.live.video import FPS, SEED, SETTINGS, renderer, scanner
+from vision.images import Image
+from vision.live.demo import scripted_game
+from vision.live.frames import board_frames, marker_counts, small_grey
+from vision.live.stability import BoardFrame, signature
+from vision.live.tracker import Tracker, Tracking
+from vision.render.envelope import Difficulty
+from vision.render.placing import plan_table
+from vision.render.renderer import RenderOptions
+
+SIZE = (1280, 720)
+Seen = tuple[tuple[str, ...], bool, object]  # a board's key, covered, its reading when clean
+
+
+@cache
+def draws(shot: int) -> tuple[Image, Image]:
+    """Shot ``shot`` of the scripted game, with two draws of the sensor's noise."""
+    played = scripted_game(SEED, turns=1)[shot]
+    plan = plan_table({"table": list(played.positions)}, "test")
+    options = RenderOptions(SEED, Difficulty.MEDIUM, SIZE, hand_over=played.hand_over)
+    first, second = (
+        renderer().render(plan, dataclasses.replace(options, noise_draw=n)).image for n in (0, 1)
+    )
+    return first, second
+
+
+def bumped(image: Image) -> Image:
+    """The camera knocked: the picture moved 9 px right and 5 px down."""
+    shift = np.array([[1.0, 0.0, 9.0], [0.0, 1.0, 5.0]])
+    height, width = image.shape[:2]
+    return np.asarray(cv2.warpAffine(image, shift, (width, height)), np.uint8)
+
+
+def frames(shots: Sequence[tuple[int, int]]) -> list[Image]:
+    """Each shot held for its count of frames, the noise's two draws in turn."""
+    return [draws(shot)[number % 2] for shot, count in shots for number in range(count)]
+
+
+def as_seen(boards: Sequence[BoardFrame]) -> list[Seen]:
+    """What the stability filter makes of a frame: each board, covered or not, and what it reads
+    when clean."""
+    return [
+        (
+            b.key,
+            b.covered(SETTINGS) is not None,
+            None if b.covered(SETTINGS) else signature(b.observation),
+        )
+        for b in boards
+    ]
+
+
+def play(
+    images: Sequence[Image], tracking: Tracking
+) -> tuple[list[list[Seen]], list[list[Seen]], list[str]]:
+    """The frames as the tracker sees them and as whole scans see them, and each frame's look."""
+    tracker = Tracker(scanner(), tracking)
+    counts = marker_counts(scanner().index)
+    tracked: list[list[Seen]] = []
+    whole: list[list[Seen]] = []
+    looks: list[str] = []
+    previous = None
+    for number, image in enumerate(images):
+        grey = small_grey(image)
+        observation = tracker.look(image, number / FPS, grey, previous)
+        looks.append(f"{tracker.last.searched} {tracker.last.read}")
+        width = image.shape[1]
+        index = scanner().index
+        tracked.append(as_seen(board_frames(observation, index, counts, grey, previous, width)))
+        full = scanner().scan(image)
+        whole.append(as_seen(board_frames(full, index, counts, grey, previous, width)))
+        previous = grey
+    return tracked, whole, looks
+
+
+def test_a_still_table_is_looked_at_once_and_a_change_only_where_it_is() -> None:
+    # The opening table (shot 0) for 4 frames, the hand over seat 1's canvas (shot 1) for 3,
+    # the turn's tile laid (shot 2) for 4.
+    tracked, whole, looks = play(frames([(0, 4), (1, 3), (2, 4)]), Tracking(full_search_s=60))
+    assert tracked == whole
+    assert looks == [
+        "whole 2",  # every board found and read
+        *["nothing 0"] * 3,  # the sensor's noise alone: nothing searched, nothing read
+        "nothing 0",  # the hand comes: seat 1's canvas moving, covered whatever it reads
+        "whole 1",  # the hand holds still off the canvases: a search of the whole frame,
+        "nothing 0",  # the canvas under it read; then nothing changes under the hand
+        "nothing 0",  # the hand gone: the canvas moving
+        "whole 1",  # where the hand was, off the canvases, still: searched whole, and the
+        *["nothing 0"] * 2,  # changed canvas read; the other's reading still holds
+    ]
+    assert [[covered for _, covered, _ in frame] for frame in tracked] == [
+        *[[False, False]] * 4,
+        *[[True, False]] * 4,  # the hand's three frames, and the one it leaves in
+        *[[False, False]] * 3,
+    ]
+
+
+def test_the_whole_frame_is_searched_every_full_search_period() -> None:
+    _, _, looks = play(frames([(0, 7)]), Tracking(full_search_s=0.6))  # 3 frames at 5 fps
+    assert looks == ["whole 2", *["nothing 0"] * 2, "whole 0", *["nothing 0"] * 2, "whole 0"]
+
+
+def test_a_bumped_camera_covers_every_board_then_finds_them_where_they_now_are() -> None:
+    still, knocked = draws(0)
+    images = [still, knocked, bumped(still), bumped(knocked), bumped(still), bumped(knocked)]
+    tracked, whole, looks = play(images, Tracking(full_search_s=60))
+    assert tracked == whole
+    covered = [[seen[1] for seen in frame] for frame in tracked]
+    assert covered == [[False, False], [False, False], [True, True]] + [[False, False]] * 3
+    # Moving at the bump; once it stops, the whole frame changed and holds still: searched.
+    assert looks == ["whole 2", "nothing 0", "nothing 0", "whole 2", "nothing 0", "nothing 0"]
+
+
+def test_a_tile_laid_with_no_hand_in_view_is_read_around_its_board_alone() -> None:
+    tracked, whole, looks = play(frames([(0, 3), (2, 3)]), Tracking(full_search_s=60))
+    assert tracked == whole
+    assert looks == ["whole 2", "nothing 0", "nothing 0", "around 1", "nothing 0", "nothing 0"]
+    # Seat 1's canvas reads the tile laid; seat 2's reading is the one read at the start.
+    before, after = tracked[2], tracked[3]
+    assert [b[2] != a[2] for b, a in zip(before, after, strict=True)] == [True, False]
