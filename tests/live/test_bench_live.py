@@ -129,12 +129,12 @@ def test_a_wrong_reading_accepted_is_reported_as_wrong_and_its_change_as_missed(
     results = run_live_bench(
         no_table, games, 0, size=(1280, 720), fps=5, scanner=MisreadingScanner()
     )
-    # Both canvases are accepted at frame 3 (three clean frames, then the hold); seat 2's as
-    # misread, so its opening is never rightly accepted.
+    # Both canvases are accepted at frame 2 (the third clean frame, the same reading held since
+    # the first, 0.4 s before); seat 2's as misread, so its opening is never rightly accepted.
     assert results["wrong"] == [
         {
             "game": "colorfield",
-            "frame": 3,
+            "frame": 2,
             "seat": 2,
             "why": "read differently from the truth: space 1",
         }
