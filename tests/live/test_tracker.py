@@ -21,6 +21,7 @@ from vision.live.tracker import Tracker, Tracking
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import RenderOptions
+from vision.scan.scanner import Known, Observation, Scanner
 
 SIZE = (1280, 720)
 Seen = tuple[tuple[str, ...], bool, object]  # a board's key, covered, its reading when clean
@@ -131,3 +132,39 @@ def test_a_tile_laid_with_no_hand_in_view_is_read_around_its_board_alone() -> No
     # Seat 1's canvas reads the tile laid; seat 2's reading is the one read at the start.
     before, after = tracked[2], tracked[3]
     assert [b[2] != a[2] for b, a in zip(before, after, strict=True)] == [True, False]
+
+
+class Recording(Scanner):
+    """A scanner that keeps what it was told the frames before said."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told: list[Known | None] = []
+
+    def scan(
+        self, image: Image, game: str | None = None, known: Known | None = None
+    ) -> Observation:
+        self.told.append(known)
+        return super().scan(image, game, known)
+
+
+def test_a_4k_frame_is_searched_at_half_size_and_its_boards_read_as_at_full_size() -> None:
+    played = scripted_game(SEED, turns=1)[0]
+    plan = plan_table({"table": list(played.positions)}, "test")
+    image = renderer().render(plan, RenderOptions(SEED, Difficulty.MEDIUM, (3840, 2160))).image
+    recording = Recording()
+    observation = Tracker(recording).look(image, 0.0, small_grey(image), None)
+    [known] = recording.told
+    assert known is not None and known.scale == 0.5
+    full = scanner().scan(image)
+    assert [m.id for m in observation.markers] == [m.id for m in full.markers]
+    assert [signature(b) for b in observation.boards] == [signature(b) for b in full.boards]
+    assert len(observation.boards) == 2
+
+
+def test_boards_read_side_by_side_read_as_one_after_another() -> None:
+    image = draws(0)[0]
+    side_by_side = Scanner(cores=2)
+    observation = side_by_side.scan(image)
+    assert observation.boards == Scanner(cores=1).scan(image).boards
+    assert len(observation.boards) == 2 and side_by_side._pool is not None

@@ -50,6 +50,12 @@ class Tracking:
     full_search_s: float = 1.0
     # Around each known marker this much of its side is searched: room for a board nudged.
     margin: float = 1.0
+    # Frames larger than this (px, the longer side) are searched whole at this size: a 1080p
+    # camera's frames as they are, a 4K camera's at half size, where its markers are as large
+    # as a 1080p camera's. Around known markers, the frame is shrunk further while a cell of the
+    # smallest of them stays this large (px; the detector wants at least 4).
+    whole_side: int = 1920
+    cell_px: float = 5.0
     max_change: float = 6.0  # the stability filter's: a board changing more is moving
 
 
@@ -128,7 +134,8 @@ class Tracker:
                 region = self._region(board, before, grey, image.shape[1])
                 if not region.of(changed).any():
                     holding.update(_readings_of(before, board.boards))
-        observation = self.scanner.scan(image, known=Known(None, (), holding))
+        scale = min(1.0, self.tracking.whole_side / float(max(image.shape[:2])))
+        observation = self.scanner.scan(image, known=Known(None, (), holding, scale))
         self._reference = grey.copy()
         self._searched_at = time
         self._search_all = False
@@ -152,7 +159,9 @@ class Tracker:
         kept = tuple(m for m in before.markers if m not in inside)
         keys = {key for board in looked for key in board.boards}
         holding = {r.board.layout.key: r for r in before.readings if r.board.layout.key not in keys}
-        observation = self.scanner.scan(image, known=Known(around, kept, holding))
+        observation = self.scanner.scan(
+            image, known=Known(around, kept, holding, self._scale(inside, image))
+        )
         reference = self._reference
         assert reference is not None
         block = self.tracking.block
@@ -169,6 +178,16 @@ class Tracker:
         self._observation = observation
         self.last = Look("around", len(observation.readings) - len(holding))
         return observation
+
+    def _scale(self, markers: Sequence[Marker], image: Image) -> float:
+        """How far the frame may be shrunk for a search around ``markers``: until a cell of the
+        smallest is ``cell_px``, and no further than a whole search shrinks it."""
+        whole = min(1.0, self.tracking.whole_side / float(max(image.shape[:2])))
+        if not markers:
+            return whole
+        cells = self.scanner.search.dictionary.bits + 2  # a side's cells, the border included
+        smallest = min(float(_sides(m).min()) for m in markers)
+        return float(min(1.0, max(whole, self.tracking.cell_px * cells / smallest)))
 
     def _place(self, marker: Marker) -> Place:
         return np.asarray(marker.corners, np.float64), self.tracking.margin
@@ -242,3 +261,8 @@ def _within(marker: Marker, regions: Sequence[Region], scale: float) -> bool:
     px)."""
     x, y = np.mean(np.asarray(marker.corners, np.float64), axis=0) * scale
     return any(r.x0 <= x < r.x1 and r.y0 <= y < r.y1 for r in regions)
+
+
+def _sides(marker: Marker) -> NDArray[np.float64]:
+    corners = np.asarray(marker.corners, np.float64)
+    return np.asarray(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1), np.float64)

@@ -7,8 +7,10 @@ observations go to ``companion.observation``.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -81,11 +83,14 @@ class Known:
     """What is known of a frame from the frames before it (a live camera's): markers are searched
     for only ``around`` these places (None: the whole frame), ``kept`` markers lie where nothing
     changed and are taken as they were, and boards whose ``readings`` still hold (by layout key,
-    the pixels over them unchanged) are not read again."""
+    the pixels over them unchanged) are not read again. Markers are searched for in the frame
+    shrunk to ``scale`` of its size (a 4K camera's markers are large enough to be found in
+    fewer pixels); boards are read from the frame as it is, each at its reader's resolution."""
 
     around: tuple[Place, ...] | None = None
     kept: tuple[Marker, ...] = ()
     readings: Mapping[str, Reading] = field(default_factory=dict)
+    scale: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -114,9 +119,11 @@ class Scanner:
         camera: CameraModel | None = None,
         colour: ColourCorrection | None = None,
         readers: Mapping[Kind, BoardReader] | None = None,
+        cores: int | None = None,
     ) -> None:
         """``readers``: readers to use instead of the default ones for their kinds (the
-        defaults of the other kinds are built as usual)."""
+        defaults of the other kinds are built as usual). ``cores``: how many boards to read
+        side by side (default: as many as the cores this process may use when it scans)."""
         dictionary = predefined_dictionary(ATELIER_DICTIONARY)
         self.search = MarkerSearch(dictionary)
         self.outline_pass = MarkerDetector(dictionary)
@@ -136,6 +143,9 @@ class Scanner:
             kind: given[kind] if kind in given else entry.reader()
             for kind, entry in READERS.items()
         }
+        self.cores = cores
+        self._pool: ThreadPoolExecutor | None = None  # made when boards are first read side by side
+        self._pool_size = 0
         self.rescue = Rescue(RESCUED_KINDS)
         self.sheet_rescue = Rescue(RESCUED_SHEETS)
 
@@ -186,12 +196,16 @@ class Scanner:
         return np.asarray(cv2.remap(image, map1, map2, cv2.INTER_LINEAR), np.uint8)
 
     def _detect(
-        self, image: Image, game: str | None, around: Sequence[Place] | None = None
+        self,
+        image: Image,
+        game: str | None,
+        around: Sequence[Place] | None = None,
+        most: float = 1.0,
     ) -> tuple[list[Marker], list[NDArray[np.float64]]]:
         """The markers decoded or named, and the outlines left undecoded, in photo px; only
-        around the places given, when they are."""
+        around the places given, when they are; searched at ``most`` of the photo's size."""
         longest = max(image.shape[:2])
-        scale = min(1.0, MAX_DETECT_SIDE / longest)
+        scale = min(most, MAX_DETECT_SIDE / longest)
         if scale < 1.0:
             image = np.asarray(
                 cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
@@ -275,7 +289,7 @@ class Scanner:
         if known is None:
             markers, outlines = self._detect(image, game)
         else:
-            markers, outlines = self._detect(image, game, known.around)
+            markers, outlines = self._detect(image, game, known.around, known.scale)
             decoded = {m.id for m in markers}
             kept = (m for m in known.kept if m.id not in decoded)
             markers = sorted([*markers, *kept], key=lambda m: m.id)
@@ -289,10 +303,7 @@ class Scanner:
             for b in registration.boards
             if kind_of(b.layout) in READERS and (game is None or b.layout.game == game)
         ]
-        readings = [
-            _still_holds(known, b) or self._reading(image, b, registration, correction)
-            for b in boards
-        ]
+        readings = self._readings(image, boards, registration, correction, known)
         boards = [r.board for r in readings]
         read = [r.observation for r in readings]
         mats = [o for o in read if o.game == "paintings" and o.kind == "player"]
@@ -357,6 +368,38 @@ class Scanner:
         if self.colour is not None:
             return self.colour, "profile"
         return None, "white balance only"
+
+    def _readings(
+        self,
+        image: Image,
+        boards: Sequence[Sighting],
+        registration: Registration,
+        correction: ColourCorrection | None,
+        known: Known | None,
+    ) -> list[Reading]:
+        """Each board's reading: the one that still holds, or read now; the boards to read are
+        read side by side on as many cores as this process may use (OpenCV and numpy let go of
+        the interpreter while they work), one after another on one."""
+        holding = [_still_holds(known, b) for b in boards]
+        unread = [b for b, held in zip(boards, holding, strict=True) if held is None]
+        cores = self.cores or len(os.sched_getaffinity(0))
+
+        def read(board: Sighting) -> Reading:
+            return self._reading(image, board, registration, correction)
+
+        if cores > 1 and len(unread) > 1:
+            fresh = iter(list(self._pool_of(cores).map(read, unread)))
+        else:
+            fresh = iter([read(board) for board in unread])
+        return [held or next(fresh) for held in holding]
+
+    def _pool_of(self, cores: int) -> ThreadPoolExecutor:
+        if self._pool is None or self._pool_size != cores:
+            if self._pool is not None:
+                self._pool.shutdown(wait=False)
+            self._pool = ThreadPoolExecutor(cores, "board reader")
+            self._pool_size = cores
+        return self._pool
 
     def _reading(
         self,
