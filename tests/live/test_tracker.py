@@ -168,3 +168,17 @@ def test_boards_read_side_by_side_read_as_one_after_another() -> None:
     observation = side_by_side.scan(image)
     assert observation.boards == Scanner(cores=1).scan(image).boards
     assert len(observation.boards) == 2 and side_by_side._pool is not None
+
+
+def test_a_slow_drift_adds_up_until_the_boards_are_read_again() -> None:
+    # The light brightens by 2 grey levels a frame, too little in any one frame to count; the
+    # whole frame is searched every other frame, and still the boards are compared with the
+    # table as it was when they were read: 6 levels brighter at frame 3, they are read again.
+    base = draws(0)
+    images = [
+        np.asarray(np.clip(base[n % 2].astype(np.int16) + 2 * n, 0, 255), np.uint8)
+        for n in range(5)
+    ]
+    tracked, whole, looks = play(images, Tracking(full_search_s=0.4))
+    assert tracked == whole
+    assert looks == ["whole 2", "nothing 0", "whole 0", "around 2", "whole 0"]

@@ -128,15 +128,19 @@ class Tracker:
     def _whole(self, image: Image, time: float, grey: Grey, changed: Mask | None) -> Observation:
         """A search of the whole frame; boards whose pixels are unchanged are not read again."""
         holding = {}
-        if changed is not None and self._observation is not None:
+        reference = grey.copy()
+        if changed is not None and self._observation is not None and self._reference is not None:
             before = self._observation
             for board in before.boards:
                 region = self._region(board, before, grey, image.shape[1])
                 if not region.of(changed).any():
                     holding.update(_readings_of(before, board.boards))
+                    # Compared with the table as it was when read, so that a slow drift (the
+                    # light fading) still adds up until the board is read again.
+                    self._copy(self._reference, reference, region)
         scale = min(1.0, self.tracking.whole_side / float(max(image.shape[:2])))
         observation = self.scanner.scan(image, known=Known(None, (), holding, scale))
-        self._reference = grey.copy()
+        self._reference = reference
         self._searched_at = time
         self._search_all = False
         self._observation = observation
@@ -164,11 +168,8 @@ class Tracker:
         )
         reference = self._reference
         assert reference is not None
-        block = self.tracking.block
         for region in regions:
-            rows = slice(region.y0 * block, region.y1 * block)
-            columns = slice(region.x0 * block, region.x1 * block)
-            reference[rows, columns] = grey[rows, columns]
+            self._copy(grey, reference, region)
         # A board lost, or a marker gone, since the look before: it may have moved out of the
         # places searched, or another board come into view; the next frame is searched whole.
         self._search_all = any(
@@ -178,6 +179,13 @@ class Tracker:
         self._observation = observation
         self.last = Look("around", len(observation.readings) - len(holding))
         return observation
+
+    def _copy(self, source: Grey, target: Grey, region: Region) -> None:
+        """The pixels of ``region``'s blocks, from ``source`` into ``target``."""
+        block = self.tracking.block
+        rows = slice(region.y0 * block, region.y1 * block)
+        columns = slice(region.x0 * block, region.x1 * block)
+        target[rows, columns] = source[rows, columns]
 
     def _scale(self, markers: Sequence[Marker], image: Image) -> float:
         """How far the frame may be shrunk for a search around ``markers``: until a cell of the
