@@ -96,8 +96,8 @@ def test_a_still_table_is_looked_at_once_and_a_change_only_where_it_is() -> None
         "whole 2",  # every board found and read
         *["nothing 0"] * 3,  # the sensor's noise alone: nothing searched, nothing read
         "nothing 0",  # the hand comes: seat 1's canvas moving, covered whatever it reads
-        "whole 1",  # the hand holds still off the canvases: a search of the whole frame,
-        "nothing 0",  # the canvas under it read; then nothing changes under the hand
+        "whole 0",  # the hand holds still off the canvases: a search of the whole frame;
+        "nothing 0",  # the canvas under it, a marker hidden, covered unread; then no change
         "nothing 0",  # the hand gone: the canvas moving
         "whole 1",  # where the hand was, off the canvases, still: searched whole, and the
         *["nothing 0"] * 2,  # changed canvas read; the other's reading still holds

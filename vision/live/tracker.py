@@ -139,12 +139,13 @@ class Tracker:
                     # light fading) still adds up until the board is read again.
                     self._copy(self._reference, reference, region)
         scale = min(1.0, self.tracking.whole_side / float(max(image.shape[:2])))
-        observation = self.scanner.scan(image, known=Known(None, (), holding, scale))
+        hidden = self._before_for_hidden(holding)
+        observation = self.scanner.scan(image, known=Known(None, (), holding, scale, hidden))
         self._reference = reference
         self._searched_at = time
         self._search_all = False
         self._observation = observation
-        self.last = Look("whole", len(observation.readings) - len(holding))
+        self.last = Look("whole", _fresh(observation, holding, hidden))
         return observation
 
     def _around(
@@ -163,9 +164,9 @@ class Tracker:
         kept = tuple(m for m in before.markers if m not in inside)
         keys = {key for board in looked for key in board.boards}
         holding = {r.board.layout.key: r for r in before.readings if r.board.layout.key not in keys}
-        observation = self.scanner.scan(
-            image, known=Known(around, kept, holding, self._scale(inside, image))
-        )
+        scale = self._scale(inside, image)
+        hidden = self._before_for_hidden(holding)
+        observation = self.scanner.scan(image, known=Known(around, kept, holding, scale, hidden))
         reference = self._reference
         assert reference is not None
         for region in regions:
@@ -177,8 +178,17 @@ class Tracker:
             for board in looked
         )
         self._observation = observation
-        self.last = Look("around", len(observation.readings) - len(holding))
+        self.last = Look("around", _fresh(observation, holding, hidden))
         return observation
+
+    def _before_for_hidden(self, holding: Mapping[str, Reading]) -> dict[str, Reading]:
+        """The readings from before of the boards to be read again: where a board's markers are
+        now partly hidden, it is covered whatever it reads, and its reading from before stands
+        in (one not covered is read again as soon as its pixels change)."""
+        if self._observation is None:
+            return {}
+        readings = self._observation.readings
+        return {r.board.layout.key: r for r in readings if r.board.layout.key not in holding}
 
     def _copy(self, source: Grey, target: Grey, region: Region) -> None:
         """The pixels of ``region``'s blocks, from ``source`` into ``target``."""
@@ -257,6 +267,14 @@ class Tracker:
         x0, y0 = np.floor(every.min(axis=0)).astype(int) - 1
         x1, y1 = np.floor(every.max(axis=0)).astype(int) + 2
         return Region(max(0, int(x0)), max(0, int(y0)), min(columns, int(x1)), min(rows, int(y1)))
+
+
+def _fresh(
+    observation: Observation, holding: Mapping[str, Reading], hidden: Mapping[str, Reading]
+) -> int:
+    """How many of the observation's boards were read now, not taken from before."""
+    before = {id(r.observation) for r in (*holding.values(), *hidden.values())}
+    return sum(1 for r in observation.readings if id(r.observation) not in before)
 
 
 def _readings_of(observation: Observation, keys: Iterable[str]) -> dict[str, Reading]:

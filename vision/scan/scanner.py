@@ -91,6 +91,10 @@ class Known:
     kept: tuple[Marker, ...] = ()
     readings: Mapping[str, Reading] = field(default_factory=dict)
     scale: float = 1.0
+    # Readings from before for boards to be read again, standing in where some of a board's
+    # markers are now hidden (a hand over a corner): a live loop counts it covered, so reading
+    # it would be wasted.
+    hidden: Mapping[str, Reading] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -475,13 +479,18 @@ class Scanner:
 
 def _still_holds(known: Known | None, board: Sighting) -> Reading | None:
     """The board's reading from ``known`` where it still holds: the board seen by the same
-    markers as when it was read (the pixels over it unchanged, they lie as they did)."""
+    markers as when it was read (the pixels over it unchanged, they lie as they did); or, for a
+    board some of whose markers are hidden, its reading from before standing in for one, as a
+    live camera's loop counts such a board covered whatever it reads."""
     if known is None:
         return None
     reading = known.readings.get(board.layout.key)
-    if reading is None or reading.board.marker_ids != board.marker_ids:
-        return None
-    return reading
+    if reading is not None and reading.board.marker_ids == board.marker_ids:
+        return reading
+    before = known.hidden.get(board.layout.key)
+    if before is not None and len(board.marker_ids) < len(board.layout.markers):
+        return Reading(board, before.observation)
+    return None
 
 
 def _clipped_share(face: Image, coloured: NDArray[np.intp]) -> float:
