@@ -245,9 +245,12 @@ def test_bench_help_describes_the_live_options_and_output() -> None:
 def test_a_live_loop_drops_a_frame_only_when_a_newer_one_is_waiting_for_it() -> None:
     clock = LoopClock(10.0)  # a frame every 100 ms
     # Frame 1 waits 50 ms for frame 0 and is not dropped; it ends at 270 ms and frame 2 at
-    # 460 ms, so frame 3 (arrived at 300 ms) would start after frame 4 arrived (400 ms): dropped.
-    # Frame 4 starts at 470 ms, before frame 5 arrives.
-    spent = [150.0, 120.0, 190.0, 10.0, 10.0, 10.0]
-    dropped = [clock.frame(n, ms) for n, ms in enumerate(spent)]
+    # 460 ms, so frame 3 (arrived at 300 ms) would start after frame 4 arrived (400 ms): dropped,
+    # it costs nothing, and frame 4 starts at 460 ms, before frame 5 arrives.
+    spent = [150.0, 120.0, 190.0, 10.0, 20.0, 10.0]
+    dropped, done = [], []
+    for number, ms in enumerate(spent):
+        dropped.append(clock.frame(number, ms))
+        done.append(round(clock.done_at, 3))
     assert dropped == [False, False, False, True, False, False]
-    assert round(clock.free_at, 3) == 0.51
+    assert done == [0.15, 0.27, 0.46, 0.47, 0.48, 0.51]

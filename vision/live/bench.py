@@ -174,18 +174,22 @@ class _Tally:
 class LoopClock:
     """A live loop's time over a camera's frames, from each frame's processing time: a frame
     waits until the loop is done with the one before; one still waiting when the next arrives
-    is dropped, as the capture keeps only the newest."""
+    is dropped, as the capture keeps only the newest, and costs the loop nothing."""
 
     def __init__(self, fps: float) -> None:
         self.fps = fps
-        self.free_at = 0.0  # video seconds: when the loop is done with the frames so far
+        self.free_at = 0.0  # video seconds: when the loop is done with the frames it took
+        self.done_at = 0.0  # when it would be done with the latest frame, had it taken it
 
     def frame(self, number: int, spent_ms: float) -> bool:
         """Count frame ``number`` (0 the first), processed in ``spent_ms``; whether the loop
         would have dropped it."""
         start = max(number / self.fps, self.free_at)
-        self.free_at = start + spent_ms / 1000
-        return start >= (number + 1) / self.fps
+        self.done_at = start + spent_ms / 1000
+        dropped = start >= (number + 1) / self.fps
+        if not dropped:
+            self.free_at = self.done_at
+        return dropped
 
 
 def _median(values: Sequence[float]) -> float | None:
@@ -321,7 +325,7 @@ class _Run:
         if accepted:
             tally.accepting_ms.append(spent)
         waited = (number - self._shot_start) / self.fps * 1000
-        done = (self.clock.free_at - self._shot_start / self.fps) * 1000
+        done = (self.clock.done_at - self._shot_start / self.fps) * 1000
         for found in accepted:
             tally.events += 1
             if self._right_reading(found.observation, game, shot, number):
