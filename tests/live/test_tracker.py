@@ -96,11 +96,12 @@ def test_a_still_table_is_looked_at_once_and_a_change_only_where_it_is() -> None
         "whole 2",  # every board found and read
         *["nothing 0"] * 3,  # the sensor's noise alone: nothing searched, nothing read
         "nothing 0",  # the hand comes: seat 1's canvas moving, covered whatever it reads
-        "whole 0",  # the hand holds still off the canvases: a search of the whole frame;
-        "nothing 0",  # the canvas under it, a marker hidden, covered unread; then no change
+        "around 0",  # the hand holds still: searched where it lies off the canvases, and the
+        # canvas under it, a marker hidden, covered unread;
+        "whole 0",  # a marker gone missing: the whole frame searched, once
         "nothing 0",  # the hand gone: the canvas moving
-        "whole 1",  # where the hand was, off the canvases, still: searched whole, and the
-        *["nothing 0"] * 2,  # changed canvas read; the other's reading still holds
+        "around 1",  # the canvas and where the hand was searched, the canvas read; the other
+        *["nothing 0"] * 2,  # canvas's reading still holds
     ]
     assert [[covered for _, covered, _ in frame] for frame in tracked] == [
         *[[False, False]] * 4,

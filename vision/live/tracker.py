@@ -10,9 +10,10 @@ copy is compared, block by block, with the table as it was last looked at:
   filter's own measure) is covered whatever it would read, so it is left until it holds still.
 - A board that changed and holds still is looked at again: its markers searched for only around
   where they were (with room for a nudge), then it alone read.
-- A change off every known board that holds still (a board laid down, a card put aside) calls
-  for a search of the whole frame, as does a board lost or a marker gone missing since the
-  look before, and, as a safety net, the passing of ``full_search_s``.
+- A change off every known board that holds still (a board laid down, a card put aside, a
+  hand resting) is searched where it is; the whole frame is searched when it covers more than
+  ``whole_share`` of it (a bumped camera), when a board was lost or a marker went missing since
+  the look before, and, as a safety net, once ``full_search_s`` has passed.
 
 The comparison is made against the table as it was when each part was last looked at, not the
 previous frame, so a slow drift adds up until it is looked at.
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -56,6 +58,9 @@ class Tracking:
     # smallest of them stays this large (px; the detector wants at least 4).
     whole_side: int = 1920
     cell_px: float = 5.0
+    # A change off the boards that holds still is searched where it is, unless it covers more
+    # than this share of the frame (a bumped camera): then the whole frame is.
+    whole_share: float = 0.25
     max_change: float = 6.0  # the stability filter's: a board changing more is moving
 
 
@@ -70,6 +75,11 @@ class Region:
 
     def of(self, mask: Mask) -> Mask:
         return mask[self.y0 : self.y1, self.x0 : self.x1]
+
+    def quad(self, px: float) -> NDArray[np.float64]:
+        """Its corners, clockwise, at ``px`` photo px a block."""
+        x0, y0, x1, y1 = (v * px for v in (self.x0, self.y0, self.x1, self.y1))
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
 
 
 @dataclass(frozen=True)
@@ -112,7 +122,15 @@ class Tracker:
         off_boards = changed.copy()
         for region in regions.values():
             region.of(off_boards)[:] = False
-        if due or (off_boards.any() and self._still(off_boards, grey, previous)):
+        windows: list[Region] = []
+        if off_boards.any() and self._still(off_boards, grey, previous):
+            # Something came or went off the boards and holds still: searched where it did.
+            found = self._windows(off_boards)
+            if found is None:
+                due = True
+            else:
+                windows = found
+        if due:
             return self._whole(image, time, grey, changed)
         looked = [
             b
@@ -120,10 +138,11 @@ class Tracker:
             if regions[b.boards].of(changed).any()
             and not self._moving(b, observation, grey, previous, width)
         ]
-        if not looked:
+        if not looked and not windows:
             self.last = Look("nothing", 0)
             return observation
-        return self._around(image, grey, observation, looked, [regions[b.boards] for b in looked])
+        boards = [regions[b.boards] for b in looked]
+        return self._around(image, grey, observation, looked, boards, windows)
 
     def _whole(self, image: Image, time: float, grey: Grey, changed: Mask | None) -> Observation:
         """A search of the whole frame; boards whose pixels are unchanged are not read again."""
@@ -155,12 +174,15 @@ class Tracker:
         before: Observation,
         looked: Sequence[BoardObservation],
         regions: Sequence[Region],
+        windows: Sequence[Region],
     ) -> Observation:
-        """The ``looked`` boards searched for around where their markers were, and read; every
-        other board as it was."""
-        scale = grey.shape[1] / image.shape[1] / self.tracking.block
-        inside = [m for m in before.markers if _within(m, regions, scale)]
-        around = tuple(self._place(m) for m in inside)
+        """The ``looked`` boards searched for around where their markers were, and read, and
+        the ``windows`` off the boards searched whole; every other board as it was."""
+        to_blocks = grey.shape[1] / image.shape[1] / self.tracking.block
+        inside = [m for m in before.markers if _within(m, [*regions, *windows], to_blocks)]
+        around = tuple(
+            [self._place(m) for m in inside] + [(w.quad(1 / to_blocks), 0.0) for w in windows]
+        )
         kept = tuple(m for m in before.markers if m not in inside)
         keys = {key for board in looked for key in board.boards}
         holding = {r.board.layout.key: r for r in before.readings if r.board.layout.key not in keys}
@@ -169,7 +191,7 @@ class Tracker:
         observation = self.scanner.scan(image, known=Known(around, kept, holding, scale, hidden))
         reference = self._reference
         assert reference is not None
-        for region in regions:
+        for region in [*regions, *windows]:
             self._copy(grey, reference, region)
         # A board lost, or a marker gone, since the look before: it may have moved out of the
         # places searched, or another board come into view; the next frame is searched whole.
@@ -189,6 +211,17 @@ class Tracker:
             return {}
         readings = self._observation.readings
         return {r.board.layout.key: r for r in readings if r.board.layout.key not in holding}
+
+    def _windows(self, mask: Mask) -> list[Region] | None:
+        """The rectangles around the changed blocks of ``mask`` (a block more all round), or
+        None where they cover more than ``whole_share`` of the frame (a bumped camera)."""
+        grown = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
+        _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        windows = [Region(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _ in stats[1:]]
+        area = sum((w.x1 - w.x0) * (w.y1 - w.y0) for w in windows)
+        if area > self.tracking.whole_share * mask.size:
+            return None
+        return windows
 
     def _copy(self, source: Grey, target: Grey, region: Region) -> None:
         """The pixels of ``region``'s blocks, from ``source`` into ``target``."""
