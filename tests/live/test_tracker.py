@@ -39,6 +39,11 @@ def draws(shot: int) -> tuple[Image, Image]:
     return first, second
 
 
+def render_positions(positions: Sequence[object]) -> Image:
+    plan = plan_table({"table": list(positions)}, "test")
+    return renderer().render(plan, RenderOptions(SEED, Difficulty.MEDIUM, SIZE)).image
+
+
 def bumped(image: Image) -> Image:
     """The camera knocked: the picture moved 9 px right and 5 px down."""
     shift = np.array([[1.0, 0.0, 9.0], [0.0, 1.0, 5.0]])
@@ -65,10 +70,11 @@ def as_seen(boards: Sequence[BoardFrame]) -> list[Seen]:
 
 
 def play(
-    images: Sequence[Image], tracking: Tracking
+    images: Sequence[Image], tracking: Tracking, looking: Scanner | None = None
 ) -> tuple[list[list[Seen]], list[list[Seen]], list[str]]:
-    """The frames as the tracker sees them and as whole scans see them, and each frame's look."""
-    tracker = Tracker(scanner(), tracking)
+    """The frames as the tracker sees them (its looks made with ``looking``, or the scanner) and
+    as whole scans see them, and each frame's look."""
+    tracker = Tracker(looking or scanner(), tracking)
     counts = marker_counts(scanner().index)
     tracked: list[list[Seen]] = []
     whole: list[list[Seen]] = []
@@ -110,9 +116,22 @@ def test_a_still_table_is_looked_at_once_and_a_change_only_where_it_is() -> None
     ]
 
 
-def test_the_whole_frame_is_searched_every_full_search_period() -> None:
-    _, _, looks = play(frames([(0, 7)]), Tracking(full_search_s=0.6))  # 3 frames at 5 fps
-    assert looks == ["whole 2", *["nothing 0"] * 2, "whole 0", *["nothing 0"] * 2, "whole 0"]
+def test_a_glance_every_period_searches_the_whole_frame_only_for_a_marker_not_known() -> None:
+    # Blocks that never count as changed: only the glance can see the second canvas come.
+    tracking = Tracking(noise_level=255.0, full_search_s=0.6)  # 3 frames at 5 fps
+    one = render_positions(scripted_game(SEED, players=1, turns=1)[0].positions)
+    two = draws(0)[0]
+    tracked, whole, looks = play([one, one, one, one, two, two, two], tracking)
+    assert looks == [
+        "whole 1",
+        *["nothing 0"] * 2,
+        "nothing 0",  # a glance: no marker it does not know
+        "nothing 0",  # the second canvas in view, unseen by the blocks
+        "nothing 0",
+        "whole 1",  # the glance finds its markers: the whole frame searched, the canvas read
+    ]
+    assert [len(frame) for frame in tracked] == [1, 1, 1, 1, 1, 1, 2]
+    assert tracked[-1][1] == whole[-1][1]  # the new canvas read as a whole scan reads it
 
 
 def test_a_bumped_camera_covers_every_board_then_finds_them_where_they_now_are() -> None:
@@ -133,6 +152,13 @@ def test_a_tile_laid_with_no_hand_in_view_is_read_around_its_board_alone() -> No
     # Seat 1's canvas reads the tile laid; seat 2's reading is the one read at the start.
     before, after = tracked[2], tracked[3]
     assert [b[2] != a[2] for b, a in zip(before, after, strict=True)] == [True, False]
+
+
+class Suspicious(Scanner):
+    """A scanner whose glance always finds a marker not known."""
+
+    def glance(self, image: Image, scale: float = 1.0) -> set[int]:
+        return {-1}
 
 
 class Recording(Scanner):
@@ -172,14 +198,15 @@ def test_boards_read_side_by_side_read_as_one_after_another() -> None:
 
 
 def test_a_slow_drift_adds_up_until_the_boards_are_read_again() -> None:
-    # The light brightens by 2 grey levels a frame, too little in any one frame to count; the
-    # whole frame is searched every other frame, and still the boards are compared with the
-    # table as it was when they were read: 6 levels brighter at frame 3, they are read again.
+    # The light over the canvases brightens by 2 grey levels a frame, too little in any one
+    # frame to count; the whole frame is searched every other frame (a glance that always
+    # finds a marker not known), and still the canvases are compared with the table as it was
+    # when they were read: 6 levels brighter at frame 3, they are read again.
     base = draws(0)
     images = [
         np.asarray(np.clip(base[n % 2].astype(np.int16) + 2 * n, 0, 255), np.uint8)
         for n in range(5)
     ]
-    tracked, whole, looks = play(images, Tracking(full_search_s=0.4))
+    tracked, whole, looks = play(images, Tracking(full_search_s=0.4), Suspicious())
     assert tracked == whole
     assert looks == ["whole 2", "nothing 0", "whole 0", "around 2", "whole 0"]

@@ -13,7 +13,8 @@ copy is compared, block by block, with the table as it was last looked at:
 - A change off every known board that holds still (a board laid down, a card put aside, a
   hand resting) is searched where it is; the whole frame is searched when it covers more than
   ``whole_share`` of it (a bumped camera), when a board was lost or a marker went missing since
-  the look before, and, as a safety net, once ``full_search_s`` has passed.
+  the look before, and, as a safety net, when a glance at the whole frame every
+  ``full_search_s`` finds a marker not known.
 
 The comparison is made against the table as it was when each part was last looked at, not the
 previous frame, so a slow drift adds up until it is looked at.
@@ -47,8 +48,9 @@ class Tracking:
     # the renderer draws (sigma 8); the least change a move made on a board was 20 (a chip).
     block: int = 4
     noise_level: float = 5.0
-    # The whole frame is searched at least this often: a safety net under the block comparison,
-    # for one look a second (a 1080p search, some 50 ms, absorbed by the frames after it).
+    # This often the whole frame is glanced at for markers not known, and searched if it shows
+    # one: a safety net under the block comparison, some 10 ms a second at 1080p, where a search
+    # of the whole frame takes 25 to 90 ms.
     full_search_s: float = 1.0
     # Around each known marker this much of its side is searched: room for a board nudged.
     margin: float = 1.0
@@ -116,7 +118,10 @@ class Tracker:
         if observation is None or reference is None or reference.shape != grey.shape:
             return self._whole(image, time, grey, None)
         changed = self._blocks(grey, reference) > self.tracking.noise_level
-        due = self._search_all or time - self._searched_at >= self.tracking.full_search_s
+        due = self._search_all or (
+            time - self._searched_at >= self.tracking.full_search_s
+            and self._unknown_in_view(image, observation, time)
+        )
         width = image.shape[1]
         regions = {b.boards: self._region(b, observation, grey, width) for b in observation.boards}
         off_boards = changed.copy()
@@ -143,6 +148,13 @@ class Tracker:
             return observation
         boards = [regions[b.boards] for b in looked]
         return self._around(image, grey, observation, looked, boards, windows)
+
+    def _unknown_in_view(self, image: Image, observation: Observation, time: float) -> bool:
+        """Whether a glance at the whole frame finds a marker the observation does not know."""
+        self._searched_at = time
+        scale = min(1.0, self.tracking.whole_side / float(max(image.shape[:2])))
+        known = {m.id for m in observation.markers} | set(observation.unknown_ids)
+        return not self.scanner.glance(image, scale) <= known
 
     def _whole(self, image: Image, time: float, grey: Grey, changed: Mask | None) -> Observation:
         """A search of the whole frame; boards whose pixels are unchanged are not read again."""

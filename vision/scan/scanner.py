@@ -235,6 +235,15 @@ class Scanner:
             for m in markers
         ], [outline / scale for outline in outlines]
 
+    def glance(self, image: Image, scale: float = 1.0) -> set[int]:
+        """The ids of the markers a quick look at the whole photo (shrunk to ``scale``) finds:
+        for a live camera's loop, checking now and then for markers it does not know."""
+        if scale < 1.0:
+            image = np.asarray(
+                cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
+            )
+        return self.search.glance(to_gray(image))
+
     def _named(
         self,
         gray: Image,
