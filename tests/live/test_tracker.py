@@ -102,12 +102,12 @@ def test_a_still_table_is_looked_at_once_and_a_change_only_where_it_is() -> None
         "whole 2",  # every board found and read
         *["nothing 0"] * 3,  # the sensor's noise alone: nothing searched, nothing read
         "nothing 0",  # the hand comes: seat 1's canvas moving, covered whatever it reads
-        "around 0",  # the hand holds still: searched where it lies off the canvases, and the
-        # canvas under it, a marker hidden, covered unread;
-        "whole 0",  # a marker gone missing: the whole frame searched, once
+        "whole 0",  # the hand holds still: a glance finds the marker of the tile it laid, the
+        # whole frame is searched; the canvas under the hand, a marker hidden, is not read
+        "nothing 0",  # then nothing changes under the hand
         "nothing 0",  # the hand gone: the canvas moving
-        "around 1",  # the canvas and where the hand was searched, the canvas read; the other
-        *["nothing 0"] * 2,  # canvas's reading still holds
+        "whole 1",  # still: a glance finds the canvas's marker the hand hid, a search of the
+        *["nothing 0"] * 2,  # whole frame reads the canvas; the other's reading still holds
     ]
     assert [[covered for _, covered, _ in frame] for frame in tracked] == [
         *[[False, False]] * 4,
@@ -141,8 +141,9 @@ def test_a_bumped_camera_covers_every_board_then_finds_them_where_they_now_are()
     assert tracked == whole
     covered = [[seen[1] for seen in frame] for frame in tracked]
     assert covered == [[False, False], [False, False], [True, True]] + [[False, False]] * 3
-    # Moving at the bump; once it stops, the whole frame changed and holds still: searched.
-    assert looks == ["whole 2", "nothing 0", "nothing 0", "whole 2", "nothing 0", "nothing 0"]
+    # Moving at the bump; once it stops, the canvases are searched around where they were, found
+    # a little further on, and read.
+    assert looks == ["whole 2", "nothing 0", "nothing 0", "around 2", "nothing 0", "nothing 0"]
 
 
 def test_a_tile_laid_with_no_hand_in_view_is_read_around_its_board_alone() -> None:

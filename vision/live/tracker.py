@@ -10,11 +10,12 @@ copy is compared, block by block, with the table as it was last looked at:
   filter's own measure) is covered whatever it would read, so it is left until it holds still.
 - A board that changed and holds still is looked at again: its markers searched for only around
   where they were (with room for a nudge), then it alone read.
-- A change off every known board that holds still (a board laid down, a card put aside, a
-  hand resting) is searched where it is; the whole frame is searched when it covers more than
-  ``whole_share`` of it (a bumped camera), when a board was lost or a marker went missing since
-  the look before, and, as a safety net, when a glance at the whole frame every
-  ``full_search_s`` finds a marker not known.
+- The whole frame is searched when a glance at it (the quick half-size search alone) finds a
+  marker the tracker does not know: glanced at when a change off every known board holds still
+  (a board laid down, a card put aside), when a board was lost or a marker went missing since
+  the look before (it may have moved out of the places searched), and, as a safety net, every
+  ``full_search_s``. A change off the boards over more than ``whole_share`` of the frame (a
+  bumped camera) is searched whole at once.
 
 The comparison is made against the table as it was when each part was last looked at, not the
 previous frame, so a slow drift adds up until it is looked at.
@@ -25,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -60,8 +60,8 @@ class Tracking:
     # smallest of them stays this large (px; the detector wants at least 4).
     whole_side: int = 1920
     cell_px: float = 5.0
-    # A change off the boards that holds still is searched where it is, unless it covers more
-    # than this share of the frame (a bumped camera): then the whole frame is.
+    # A change off the boards that holds still over more than this share of the frame (a bumped
+    # camera) has the whole frame searched at once.
     whole_share: float = 0.25
     max_change: float = 6.0  # the stability filter's: a board changing more is moving
 
@@ -77,11 +77,6 @@ class Region:
 
     def of(self, mask: Mask) -> Mask:
         return mask[self.y0 : self.y1, self.x0 : self.x1]
-
-    def quad(self, px: float) -> NDArray[np.float64]:
-        """Its corners, clockwise, at ``px`` photo px a block."""
-        x0, y0, x1, y1 = (v * px for v in (self.x0, self.y0, self.x1, self.y1))
-        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
 
 
 @dataclass(frozen=True)
@@ -102,14 +97,13 @@ class Tracker:
         self._observation: Observation | None = None
         self._reference: Grey | None = None  # the table as it was where it was last looked at
         self._searched_at = 0.0
-        self._search_all = True
+        self._glance_next = False
         self.last = Look("whole", 0)
 
     def reset(self) -> None:
         """Forget what was seen: the next frame is searched whole and every board read."""
         self._observation = None
         self._reference = None
-        self._search_all = True
 
     def look(self, image: Image, time: float, grey: Grey, previous: Grey | None) -> Observation:
         """The frame's observation (``grey`` its small grey copy, ``previous`` the previous
@@ -118,36 +112,32 @@ class Tracker:
         if observation is None or reference is None or reference.shape != grey.shape:
             return self._whole(image, time, grey, None)
         changed = self._blocks(grey, reference) > self.tracking.noise_level
-        due = self._search_all or (
-            time - self._searched_at >= self.tracking.full_search_s
-            and self._unknown_in_view(image, observation, time)
-        )
         width = image.shape[1]
         regions = {b.boards: self._region(b, observation, grey, width) for b in observation.boards}
         off_boards = changed.copy()
         for region in regions.values():
             region.of(off_boards)[:] = False
-        windows: list[Region] = []
+        glance = self._glance_next or time - self._searched_at >= self.tracking.full_search_s
+        due = False
         if off_boards.any() and self._still(off_boards, grey, previous):
-            # Something came or went off the boards and holds still: searched where it did.
-            found = self._windows(off_boards)
-            if found is None:
-                due = True
-            else:
-                windows = found
-        if due:
+            # Something came or went off the boards and holds still: a board laid down shows
+            # markers not known; settled, it is part of the table as it now is.
+            due = float(off_boards.mean()) > self.tracking.whole_share
+            glance = True
+            self._settle(grey, reference, off_boards)
+        if due or (glance and self._unknown_in_view(image, observation, time)):
             return self._whole(image, time, grey, changed)
+        self._glance_next = False
         looked = [
             b
             for b in observation.boards
             if regions[b.boards].of(changed).any()
             and not self._moving(b, observation, grey, previous, width)
         ]
-        if not looked and not windows:
+        if not looked:
             self.last = Look("nothing", 0)
             return observation
-        boards = [regions[b.boards] for b in looked]
-        return self._around(image, grey, observation, looked, boards, windows)
+        return self._around(image, grey, observation, looked, [regions[b.boards] for b in looked])
 
     def _unknown_in_view(self, image: Image, observation: Observation, time: float) -> bool:
         """Whether a glance at the whole frame finds a marker the observation does not know."""
@@ -174,7 +164,7 @@ class Tracker:
         observation = self.scanner.scan(image, known=Known(None, (), holding, scale, hidden))
         self._reference = reference
         self._searched_at = time
-        self._search_all = False
+        self._glance_next = False
         self._observation = observation
         self.last = Look("whole", _fresh(observation, holding, hidden))
         return observation
@@ -186,15 +176,12 @@ class Tracker:
         before: Observation,
         looked: Sequence[BoardObservation],
         regions: Sequence[Region],
-        windows: Sequence[Region],
     ) -> Observation:
-        """The ``looked`` boards searched for around where their markers were, and read, and
-        the ``windows`` off the boards searched whole; every other board as it was."""
+        """The ``looked`` boards searched for around where their markers were, and read; every
+        other board as it was."""
         to_blocks = grey.shape[1] / image.shape[1] / self.tracking.block
-        inside = [m for m in before.markers if _within(m, [*regions, *windows], to_blocks)]
-        around = tuple(
-            [self._place(m) for m in inside] + [(w.quad(1 / to_blocks), 0.0) for w in windows]
-        )
+        inside = [m for m in before.markers if _within(m, regions, to_blocks)]
+        around = tuple(self._place(m) for m in inside)
         kept = tuple(m for m in before.markers if m not in inside)
         keys = {key for board in looked for key in board.boards}
         holding = {r.board.layout.key: r for r in before.readings if r.board.layout.key not in keys}
@@ -203,11 +190,11 @@ class Tracker:
         observation = self.scanner.scan(image, known=Known(around, kept, holding, scale, hidden))
         reference = self._reference
         assert reference is not None
-        for region in [*regions, *windows]:
+        for region in regions:
             self._copy(grey, reference, region)
         # A board lost, or a marker gone, since the look before: it may have moved out of the
-        # places searched, or another board come into view; the next frame is searched whole.
-        self._search_all = any(
+        # places searched; the next frame is glanced at, and searched whole if its markers show.
+        self._glance_next = any(
             self._seen(observation, board.boards) < self._seen(before, board.boards)
             for board in looked
         )
@@ -224,16 +211,11 @@ class Tracker:
         readings = self._observation.readings
         return {r.board.layout.key: r for r in readings if r.board.layout.key not in holding}
 
-    def _windows(self, mask: Mask) -> list[Region] | None:
-        """The rectangles around the changed blocks of ``mask`` (a block more all round), or
-        None where they cover more than ``whole_share`` of the frame (a bumped camera)."""
-        grown = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
-        _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-        windows = [Region(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _ in stats[1:]]
-        area = sum((w.x1 - w.x0) * (w.y1 - w.y0) for w in windows)
-        if area > self.tracking.whole_share * mask.size:
-            return None
-        return windows
+    def _settle(self, grey: Grey, reference: Grey, mask: Mask) -> None:
+        """The blocks of ``mask`` taken into the reference as they now are."""
+        block = self.tracking.block
+        pixels = np.kron(mask, np.ones((block, block), bool))[: grey.shape[0], : grey.shape[1]]
+        reference[pixels] = grey[pixels]
 
     def _copy(self, source: Grey, target: Grey, region: Region) -> None:
         """The pixels of ``region``'s blocks, from ``source`` into ``target``."""
