@@ -1,4 +1,5 @@
-"""The live loop: the newest frame, scanned, filtered for steadiness, accepted readings handed on.
+"""The live loop: the newest frame, looked at where it changed, filtered for steadiness, accepted
+readings handed on.
 
 ``LiveReader`` does the work for one frame (and is what tests and benchmarks drive frame by
 frame); ``LiveLoop`` runs it on its own thread over a capture. What to do with an accepted
