@@ -19,6 +19,7 @@ from tests.cli import assert_user_error, atelier_main
 from vision.images import Image
 from vision.live.bench import (
     FLAT_MB,
+    LoopClock,
     ShotTruth,
     bench_games,
     memory_verdict,
@@ -27,7 +28,7 @@ from vision.live.bench import (
 from vision.live.demo import FINAL_S, demo_games
 from vision.live.loop import Accept, Views
 from vision.live.stability import Accepted
-from vision.scan.scanner import Observation, Scanner
+from vision.scan.scanner import Known, Observation, Scanner
 
 GAMES = ["colorfield", "paintings", "isle", "pigments"]
 
@@ -104,8 +105,10 @@ def test_a_shortened_soak_accepts_every_change_and_nothing_wrong_with_memory_fla
 class MisreadingScanner(Scanner):
     """Reads seat 2's canvas with the tile on its first space turned a quarter further."""
 
-    def scan(self, image: Image, game: str | None = None) -> Observation:
-        observation = super().scan(image, game)
+    def scan(
+        self, image: Image, game: str | None = None, known: Known | None = None
+    ) -> Observation:
+        observation = super().scan(image, game, known)
         return dataclasses.replace(observation, boards=tuple(map(misread, observation.boards)))
 
 
@@ -127,12 +130,12 @@ def test_a_wrong_reading_accepted_is_reported_as_wrong_and_its_change_as_missed(
     results = run_live_bench(
         no_table, games, 0, size=(1280, 720), fps=5, scanner=MisreadingScanner()
     )
-    # Both canvases are accepted at frame 3 (three clean frames, then the hold); seat 2's as
-    # misread, so its opening is never rightly accepted.
+    # Both canvases are accepted at frame 2 (the third clean frame, the same reading held since
+    # the first, 0.4 s before); seat 2's as misread, so its opening is never rightly accepted.
     assert results["wrong"] == [
         {
             "game": "colorfield",
-            "frame": 3,
+            "frame": 2,
             "seat": 2,
             "why": "read differently from the truth: space 1",
         }
@@ -182,6 +185,18 @@ def test_the_bench_plays_the_demos_own_games_cut_to_their_first_turns() -> None:
     assert pigments.shots == (*demo["pigments"].shots[:4], finished)
 
 
+def test_four_players_put_four_boards_on_the_table_where_the_game_takes_four() -> None:
+    games = bench_games(4, turns=1)
+    assert [(g.script.game, len(g.script.opening)) for g in games] == [
+        ("colorfield", 4),
+        ("paintings", 4),
+        ("isle", 2),  # Isle of Colors is for one or two
+        ("pigments", 4),
+    ]
+    truths = [ShotTruth.of(g.script.game, g.shots[0]) for g in games]
+    assert [len(t.boards) for t in truths] == [4, 4, 2, 4]
+
+
 def test_memory_is_flat_when_the_last_half_adds_less_than_the_bound() -> None:
     samples = [
         {"frame": 0, "video_s": 0.0, "rss_mb": 200.0},
@@ -204,6 +219,11 @@ def test_bench_live_refuses_bad_arguments_in_one_line() -> None:
     assert_user_error(atelier_main("bench", "live", "--turns", "0"), "--turns: 0 is out of range")
     assert_user_error(atelier_main("bench", "live", "--fps", "0.5"), "--fps: 0.5 is out of range")
     assert_user_error(atelier_main("bench", "live", "--minutes", "-1"), "--minutes: -1.0 is out of")
+    assert_user_error(atelier_main("bench", "live", "--players", "5"), "--players: 5 is out of")
+    assert_user_error(
+        atelier_main("bench", "live", "--size", "4k"),
+        "--size: expected WIDTHxHEIGHT such as 1920x1080, got '4k'",
+    )
     assert_user_error(
         atelier_main("bench", "live", "--game", "isle", "--game", "chess"),
         "atelier: --game: unknown game 'chess' (one of colorfield, paintings, isle, pigments)",
@@ -216,4 +236,21 @@ def test_bench_help_describes_the_live_options_and_output() -> None:
     text = " ".join(run.stdout.split())
     assert "--game GAME a game of the demo to play" in text
     assert "--turns N at most N turns of each game" in text
+    assert "--players N players, 2 to 4, a board each" in text
+    assert "--size WxH the video's size (default 1920x1080)" in text
+    assert "dropped (the frames a live loop would drop)" in text
     assert '"memory" (samples along the video, last_half_growth_mb, flat)' in text
+
+
+def test_a_live_loop_drops_a_frame_only_when_a_newer_one_is_waiting_for_it() -> None:
+    clock = LoopClock(10.0)  # a frame every 100 ms
+    # Frame 1 waits 50 ms for frame 0 and is not dropped; it ends at 270 ms and frame 2 at
+    # 460 ms, so frame 3 (arrived at 300 ms) would start after frame 4 arrived (400 ms): dropped,
+    # it costs nothing, and frame 4 starts at 460 ms, before frame 5 arrives.
+    spent = [150.0, 120.0, 190.0, 10.0, 20.0, 10.0]
+    dropped, done = [], []
+    for number, ms in enumerate(spent):
+        dropped.append(clock.frame(number, ms))
+        done.append(round(clock.done_at, 3))
+    assert dropped == [False, False, False, True, False, False]
+    assert done == [0.15, 0.27, 0.46, 0.47, 0.48, 0.51]

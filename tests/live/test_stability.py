@@ -43,11 +43,12 @@ def at(first: int, last: int, frame: BoardFrame) -> list[tuple[float, BoardFrame
 def test_a_reading_is_accepted_once_it_has_held_for_the_hold_time() -> None:
     filter_ = StabilityFilter(SETTINGS)
     a = board(0, 1)
-    # The vote first agrees at the third frame (k=2, 0.25 s); the hold ends 0.5 s later (k=6).
-    assert feed(filter_, at(0, 5, seen(a))) == []
-    [accepted] = filter_.update(6 * STEP, [seen(a)])
+    # The vote first agrees at the third frame (k=2, 0.25 s); every frame has read it since the
+    # first (k=0), so the hold ends 0.5 s after that one (k=4).
+    assert feed(filter_, at(0, 3, seen(a))) == []
+    [accepted] = filter_.update(4 * STEP, [seen(a)])
     assert accepted.observation == a
-    assert (accepted.since, accepted.time) == (0.25, 0.75)
+    assert (accepted.since, accepted.time) == (0.0, 0.5)
     # Accepted once: the same reading holding on is not news.
     assert feed(filter_, at(7, 40, seen(a))) == []
 
@@ -68,12 +69,12 @@ def test_a_missing_marker_a_problem_or_movement_over_the_board_covers_it() -> No
     ]
     for cover in covers:
         filter_ = StabilityFilter(SETTINGS)
-        # Covered at k=5, just before the hold would end (k=6): the vote agrees again at the
-        # third clean frame after (k=8, 1.0 s) and the hold ends at k=12.
-        frames = [*at(0, 4, seen(a)), (5 * STEP, cover), *at(6, 11, seen(a))]
+        # Covered at k=3, just before the hold would end (k=4): the clean frames begin again at
+        # k=4 (0.5 s), the vote agrees at the third of them and the hold ends at k=8.
+        frames = [*at(0, 2, seen(a)), (3 * STEP, cover), *at(4, 7, seen(a))]
         assert feed(filter_, frames) == []
-        [accepted] = filter_.update(12 * STEP, [seen(a)])
-        assert (accepted.since, accepted.time) == (1.0, 1.5)
+        [accepted] = filter_.update(8 * STEP, [seen(a)])
+        assert (accepted.since, accepted.time) == (0.5, 1.0)
         assert cover.covered(SETTINGS) is not None
     # At the threshold the change is still stillness (sensor noise, not a hand).
     assert seen(a, change=6.0).covered(SETTINGS) is None
@@ -82,26 +83,36 @@ def test_a_missing_marker_a_problem_or_movement_over_the_board_covers_it() -> No
 def test_a_board_out_of_sight_forgets_its_recent_frames() -> None:
     filter_ = StabilityFilter(SETTINGS)
     a = board(0)
-    feed(filter_, at(0, 4, seen(a)))
-    assert filter_.update(5 * STEP, []) == []
-    assert feed(filter_, at(6, 11, seen(a))) == []
-    assert len(filter_.update(12 * STEP, [seen(a)])) == 1
+    feed(filter_, at(0, 2, seen(a)))
+    assert filter_.update(3 * STEP, []) == []
+    assert feed(filter_, at(4, 7, seen(a))) == []
+    assert len(filter_.update(8 * STEP, [seen(a)])) == 1
 
 
 def test_a_rotated_tile_is_accepted_only_when_most_recent_frames_agree_and_it_held() -> None:
     filter_ = StabilityFilter(SETTINGS)
     before, after = board(0, 1), board(0, 2)
-    [first] = feed(filter_, at(0, 6, seen(before)))
+    [first] = feed(filter_, at(0, 4, seen(before)))
     assert first.observation == before
     # One frame of the new rotation among old ones changes nothing (a flicker is outvoted).
-    assert feed(filter_, at(7, 7, seen(after)) + at(8, 9, seen(before))) == []
-    # Rotated for good from k=10: at k=10 the window (frames 6..10) holds two frames of the
-    # new rotation, at k=11 three (the flicker at k=7 among them): the vote turns at k=11
-    # (1.375 s) and the hold ends at k=15.
-    assert feed(filter_, at(10, 14, seen(after))) == []
-    [second] = filter_.update(15 * STEP, [seen(after)])
+    assert feed(filter_, at(5, 5, seen(after)) + at(6, 7, seen(before))) == []
+    # Rotated for good from k=8: at k=8 the window (frames 4..8) holds two frames of the new
+    # rotation, at k=9 three (the flicker at k=5 among them): the vote turns at k=9 (1.125 s),
+    # every frame since k=8 (1.0 s) has read it, and the hold ends 0.5 s after that, at k=12.
+    assert feed(filter_, at(8, 11, seen(after))) == []
+    [second] = filter_.update(12 * STEP, [seen(after)])
     assert second.observation == after
-    assert second.since == 1.375
+    assert second.since == 1.0
+
+
+def test_a_reading_the_clean_frames_disagree_on_holds_from_when_the_vote_turned() -> None:
+    filter_ = StabilityFilter(SETTINGS)
+    a, b = board(0), board(1)
+    # a, a, b: the vote is a from k=2 (0.25 s), but the latest frames do not all read it, so its
+    # hold counts from the vote and ends at k=6, though a is read again from k=3.
+    assert feed(filter_, [*at(0, 1, seen(a)), *at(2, 2, seen(b)), *at(3, 5, seen(a))]) == []
+    [accepted] = filter_.update(6 * STEP, [seen(a)])
+    assert (accepted.observation, accepted.since, accepted.time) == (a, 0.25, 0.75)
 
 
 def test_vote_needs_a_strict_majority_for_every_component() -> None:

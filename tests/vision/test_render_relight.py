@@ -33,6 +33,7 @@ def same_as_fresh(renderer: Renderer, table: TablePlan, options: RenderOptions) 
         {"kelvin": 2700.0},
         {"exposure_ev": 1.0},
         {"noise_sigma": 14.0},
+        {"noise_draw": 1},
         {"kelvin": 6500.0, "exposure_ev": -1.5, "noise_sigma": 3.0},
         {"seed": 8},
         {"pencils": "varied"},

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.observation import BoardObservation
 from vision.images import Image
 from vision.layout.catalogue import MarkerOwner
 from vision.live.stability import BoardFrame
@@ -47,16 +48,27 @@ def board_frames(
         if board.kind != "player":
             continue
         keys = set(board.boards)
-        own = [m for m in observation.markers if m.id in index and index[m.id].layout.key in keys]
-        corners = [point for marker in own for point in marker.corners]
-        seen = len({m.id for m in own})
+        seen = len({m.id for m in observation.markers if _owned(m.id, index, keys)})
         expected = sum(counts.get(key, 0) for key in board.boards)
-        change = _change(np.asarray(corners, np.float64) * scale, grey, previous)
-        frames.append(BoardFrame(board, seen, expected, change))
+        moved = change(board_points(board, observation, index) * scale, grey, previous)
+        frames.append(BoardFrame(board, seen, expected, moved))
     return frames
 
 
-def _change(points: NDArray[np.float64], grey: Grey, previous: Grey | None) -> float:
+def board_points(
+    board: BoardObservation, observation: Observation, index: Mapping[int, MarkerOwner]
+) -> NDArray[np.float64]:
+    """The corners (photo px) of the board's own markers seen in ``observation``."""
+    keys = set(board.boards)
+    own = [m for m in observation.markers if _owned(m.id, index, keys)]
+    return np.asarray([p for marker in own for p in marker.corners], np.float64).reshape(-1, 2)
+
+
+def _owned(marker: int, index: Mapping[int, MarkerOwner], keys: set[str]) -> bool:
+    return marker in index and index[marker].layout.key in keys
+
+
+def change(points: NDArray[np.float64], grey: Grey, previous: Grey | None) -> float:
     """Mean absolute grey-level change within the box around ``points``."""
     if previous is None or len(points) == 0:
         return 0.0

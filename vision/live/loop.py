@@ -1,4 +1,5 @@
-"""The live loop: the newest frame, scanned, filtered for steadiness, accepted readings handed on.
+"""The live loop: the newest frame, looked at where it changed, filtered for steadiness, accepted
+readings handed on.
 
 ``LiveReader`` does the work for one frame (and is what tests and benchmarks drive frame by
 frame); ``LiveLoop`` runs it on its own thread over a capture. What to do with an accepted
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from vision.capture.latest import Capture, Frame
 from vision.live.frames import Grey, board_frames, marker_counts, small_grey
 from vision.live.stability import Accepted, BoardFrame, Settings, StabilityFilter
+from vision.live.tracker import Tracker, Tracking
 from vision.scan.scanner import Observation, Scanner
 from vision.scan.views import BoardView, board_views
 
@@ -42,6 +44,7 @@ class LiveReader:
         self._accept = accept
         self.scanner = scanner or Scanner()
         self.filter = StabilityFilter(settings)
+        self.tracker = Tracker(self.scanner, Tracking(max_change=self.filter.settings.max_change))
         self._counts = marker_counts(self.scanner.index)
         self._previous: Grey | None = None
         self.latest: Seen | None = None
@@ -51,11 +54,12 @@ class LiveReader:
         where a board read before is news again."""
         self._accept = accept
         self.filter = StabilityFilter(self.filter.settings)
+        self.tracker.reset()
         self._previous = None
 
     def process(self, frame: Frame) -> list[Accepted]:
-        observation = self.scanner.scan(frame.image)
         grey = small_grey(frame.image)
+        observation = self.tracker.look(frame.image, frame.time, grey, self._previous)
         width = frame.image.shape[1]
         index = self.scanner.index
         boards = board_frames(observation, index, self._counts, grey, self._previous, width)

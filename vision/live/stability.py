@@ -6,7 +6,8 @@ scanner reports a problem with it (a tile it cannot read, an edge out of view), 
 picture over it changed a lot since the previous frame (a hand moving, the camera bumped).
 A covered board forgets its recent frames. A reading is accepted when, over the recent clean
 frames, every component's value has a majority, and that voted reading has held for the hold
-time; it is accepted once, until a different one holds.
+time: read exactly by every clean frame since one first read it, or voted that long; it is
+accepted once, until a different one holds.
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ from dataclasses import dataclass
 from companion.observation import BoardObservation
 
 Signature = tuple[tuple[str, str], ...]
+# Frame times such as k / 5 are not exact in floating point: a hold short of its time by less
+# than this (3.8 - 3.2 is 0.5999999999999996) has held it.
+TIME_SLACK_S = 1e-6
 
 
 @dataclass(frozen=True)
 class Settings:
-    # A voted reading must hold this long: at 30 fps until the vote's window is full, so that a
-    # board is accepted a sixth of a second after it settles (the frame where the picture jumps,
-    # three clean frames for the vote, two more); at 15 fps or fewer, one frame after the vote.
+    # A voted reading must have held this long. At 30 fps the three clean frames the vote needs
+    # hold it long enough when all three read it, so that a board is accepted a tenth of a second
+    # after it settles (the frame where the picture jumps, then three clean frames).
     hold_s: float = 0.06
     window: int = 5  # recent clean frames voted over
     min_frames: int = 3  # fewer clean frames than this decide nothing
@@ -67,7 +71,9 @@ class Accepted:
 class _Board:
     recent: deque[tuple[BoardObservation, Signature]]
     candidate: Signature | None = None
-    since: float = 0.0
+    since: float = 0.0  # when the vote turned to the candidate
+    run: Signature | None = None  # what the latest clean frames all read
+    run_since: float = 0.0  # from the first of them
     accepted: Signature | None = None
 
 
@@ -112,6 +118,7 @@ class StabilityFilter:
                 # Out of sight altogether: covered as surely as with one marker missing.
                 board.recent.clear()
                 board.candidate = None
+                board.run = None
         accepted: list[Accepted] = []
         for frame in frames:
             board = self._boards.setdefault(frame.key, _Board(deque(maxlen=self.settings.window)))
@@ -124,8 +131,12 @@ class StabilityFilter:
         if frame.covered(self.settings) is not None:
             board.recent.clear()
             board.candidate = None
+            board.run = None
             return None
-        board.recent.append((frame.observation, signature(frame.observation)))
+        read = signature(frame.observation)
+        board.recent.append((frame.observation, read))
+        if read != board.run:
+            board.run, board.run_since = read, time
         if len(board.recent) < self.settings.min_frames:
             return None
         voted = vote([s for _, s in board.recent])
@@ -134,7 +145,11 @@ class StabilityFilter:
             board.since = time
         if voted is None or voted == board.accepted:
             return None
-        if time - board.since < self.settings.hold_s:
+        # Held since the vote turned to it, or since the first of the clean frames that all
+        # read it exactly: frames of a still board agreeing from the first need not wait for
+        # the vote to have formed before their time counts.
+        held = min(board.since, board.run_since) if voted == board.run else board.since
+        if time - held < self.settings.hold_s - TIME_SLACK_S:
             return None
         # The newest frame that reads exactly the voted reading speaks for it; votes pieced
         # together from different frames, with no one frame agreeing, wait for one that does.
@@ -142,4 +157,4 @@ class StabilityFilter:
         if observation is None:
             return None
         board.accepted = voted
-        return Accepted(observation, time, board.since)
+        return Accepted(observation, time, held)

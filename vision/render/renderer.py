@@ -78,6 +78,8 @@ class RenderOptions:
     # Whose pencils colour the Isle sheets: "printed" (each colour its printed ink) or "varied"
     # (each player's own set, drawn per sheet).
     pencils: str = "printed"
+    # Which draw of the sensor's noise: a camera's frames of a still table differ by it alone.
+    noise_draw: int = 0
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,9 @@ class _Photographed:
 
 
 def _scene_key(plan: TablePlan, options: RenderOptions) -> tuple[TablePlan, RenderOptions]:
-    return plan, dataclasses.replace(options, kelvin=None, exposure_ev=None, noise_sigma=None)
+    return plan, dataclasses.replace(
+        options, kelvin=None, exposure_ev=None, noise_sigma=None, noise_draw=0
+    )
 
 
 class Renderer:
@@ -216,7 +220,8 @@ class Renderer:
         sensor = choose_sensor(env, _rng(seed, "sensor"))
         if options.noise_sigma is not None:
             sensor = dataclasses.replace(sensor, noise_sigma=options.noise_sigma)
-        data = jpeg(expose(frame, sensor, _rng(seed, "noise")), sensor.jpeg_quality)
+        draw = (options.noise_draw,) if options.noise_draw else ()
+        data = jpeg(expose(frame, sensor, _rng(seed, "noise", *draw)), sensor.jpeg_quality)
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         parameters = {
             "seed": seed,

@@ -109,18 +109,31 @@ class MarkerSearch:
         self,
         gray: Image,
         then: Callable[[list[Marker], list[Quad]], Sequence[Place]] | None = None,
+        around: Sequence[Place] | None = None,
     ) -> tuple[list[Marker], list[Quad]]:
         """The markers found (sorted by id), and the square outlines found but not decoded (each
         4 x 2 px, clockwise), as ``MarkerDetector.detect_with_rejected`` gives them. ``then``
         names more places to search from what has been found (where the boards found say more
-        lie): it is asked again after each search, until it names none not searched yet."""
+        lie): it is asked again after each search, until it names none not searched yet.
+        ``around``: the places to start from instead of the quick search's (where markers were
+        a moment ago); only what lies around them and what ``then`` names is found."""
         found: dict[int, NDArray[np.float32]] = {}
         outlines: dict[bytes, Quad] = {}
         searched: list[Piece] = []
-        places: Sequence[Place] = [(quad, MARGIN) for quad in self._places(gray)]
+        places: Sequence[Place] = (
+            [(quad, MARGIN) for quad in self._places(gray)] if around is None else around
+        )
         while self._look_around(gray, places, found, outlines, searched) and then is not None:
             places = then(self._markers(found), list(outlines.values()))
         return self._markers(found), list(outlines.values())
+
+    def glance(self, gray: Image) -> set[int]:
+        """The ids of the markers the quick search alone finds: a glance at the whole frame for
+        markers not known, far cheaper than a search (it misses some, and places none)."""
+        height, width = gray.shape[:2]
+        small = cv2.resize(gray, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+        _, ids, _ = self._quick.detectMarkers(small)
+        return set() if ids is None else {int(i) for i in ids.ravel()}
 
     def _look_around(
         self,

@@ -7,9 +7,11 @@ observations go to ``companion.observation``.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -68,6 +70,34 @@ OUTLINE_PASS_SCALE = 0.5
 
 
 @dataclass(frozen=True)
+class Reading:
+    """One board as read: where its reader placed it, and what it read there (a Paintings mat
+    before a player's mats are merged into one observation)."""
+
+    board: Sighting
+    observation: BoardObservation
+
+
+@dataclass(frozen=True)
+class Known:
+    """What is known of a frame from the frames before it (a live camera's): markers are searched
+    for only ``around`` these places (None: the whole frame), ``kept`` markers lie where nothing
+    changed and are taken as they were, and boards whose ``readings`` still hold (by layout key,
+    the pixels over them unchanged) are not read again. Markers are searched for in the frame
+    shrunk to ``scale`` of its size (a 4K camera's markers are large enough to be found in
+    fewer pixels); boards are read from the frame as it is, each at its reader's resolution."""
+
+    around: tuple[Place, ...] | None = None
+    kept: tuple[Marker, ...] = ()
+    readings: Mapping[str, Reading] = field(default_factory=dict)
+    scale: float = 1.0
+    # Readings from before for boards to be read again, standing in where some of a board's
+    # markers are now hidden (a hand over a corner): a live loop counts it covered, so reading
+    # it would be wasted.
+    hidden: Mapping[str, Reading] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Observation:
     """Everything one photo showed."""
 
@@ -78,6 +108,7 @@ class Observation:
     colour_source: str = "white balance only"  # or "profile", "reference card"
     # Boards in view whose markers were outlined but could not be decoded.
     unreadable: tuple[Unreadable, ...] = ()
+    readings: tuple[Reading, ...] = ()  # each board read, as read
 
     @property
     def total_ms(self) -> float:
@@ -92,9 +123,11 @@ class Scanner:
         camera: CameraModel | None = None,
         colour: ColourCorrection | None = None,
         readers: Mapping[Kind, BoardReader] | None = None,
+        cores: int | None = None,
     ) -> None:
         """``readers``: readers to use instead of the default ones for their kinds (the
-        defaults of the other kinds are built as usual)."""
+        defaults of the other kinds are built as usual). ``cores``: how many boards to read
+        side by side (default: as many as the cores this process may use when it scans)."""
         dictionary = predefined_dictionary(ATELIER_DICTIONARY)
         self.search = MarkerSearch(dictionary)
         self.outline_pass = MarkerDetector(dictionary)
@@ -114,6 +147,9 @@ class Scanner:
             kind: given[kind] if kind in given else entry.reader()
             for kind, entry in READERS.items()
         }
+        self.cores = cores
+        self._pool: ThreadPoolExecutor | None = None  # made when boards are first read side by side
+        self._pool_size = 0
         self.rescue = Rescue(RESCUED_KINDS)
         self.sheet_rescue = Rescue(RESCUED_SHEETS)
 
@@ -164,11 +200,16 @@ class Scanner:
         return np.asarray(cv2.remap(image, map1, map2, cv2.INTER_LINEAR), np.uint8)
 
     def _detect(
-        self, image: Image, game: str | None
+        self,
+        image: Image,
+        game: str | None,
+        around: Sequence[Place] | None = None,
+        most: float = 1.0,
     ) -> tuple[list[Marker], list[NDArray[np.float64]]]:
-        """The markers decoded or named, and the outlines left undecoded, in photo px."""
+        """The markers decoded or named, and the outlines left undecoded, in photo px; only
+        around the places given, when they are; searched at ``most`` of the photo's size."""
         longest = max(image.shape[:2])
-        scale = min(1.0, MAX_DETECT_SIDE / longest)
+        scale = min(most, MAX_DETECT_SIDE / longest)
         if scale < 1.0:
             image = np.asarray(
                 cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
@@ -181,7 +222,11 @@ class Scanner:
             named = self._named(gray, found, outlines, game)
             return places_to_search(found + named, self.index, width, height)
 
-        markers, outlines = self.search.detect_with_rejected(gray, places)
+        if around is None:
+            markers, outlines = self.search.detect_with_rejected(gray, places)
+        else:
+            start = [(quad * scale, margin) for quad, margin in around]
+            markers, outlines = self.search.detect_with_rejected(gray, places, start)
         markers += self._named(gray, markers, outlines, game)
         if scale == 1.0:
             return markers, outlines
@@ -189,6 +234,15 @@ class Scanner:
             Marker(m.id, m.dictionary, tuple((x / scale, y / scale) for x, y in m.corners))
             for m in markers
         ], [outline / scale for outline in outlines]
+
+    def glance(self, image: Image, scale: float = 1.0) -> set[int]:
+        """The ids of the markers a quick look at the whole photo (shrunk to ``scale``) finds:
+        for a live camera's loop, checking now and then for markers it does not know."""
+        if scale < 1.0:
+            image = np.asarray(
+                cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
+            )
+        return self.search.glance(to_gray(image))
 
     def _named(
         self,
@@ -230,7 +284,13 @@ class Scanner:
             return game == "isle"
         return min(seen.values()) < FEW_MARKERS
 
-    def scan(self, image: Image, game: str | None = None) -> Observation:
+    def scan(
+        self, image: Image, game: str | None = None, known: Known | None = None
+    ) -> Observation:
+        """Every board in ``image`` (of ``game`` only, when given) read. With ``known``, what the
+        frames before said: markers searched for only around its places, and boards whose
+        readings still hold not read again (a live camera's frames, where most of the table
+        stands still)."""
         stages: dict[str, float] = {}
         clock = time.perf_counter
         if image.ndim != 3 or min(image.shape[:2]) < MIN_SIDE:
@@ -239,7 +299,13 @@ class Scanner:
         image = self._correct(image)
         stages["undistort"] = (clock() - start) * 1000
         start = clock()
-        markers, outlines = self._detect(image, game)
+        if known is None:
+            markers, outlines = self._detect(image, game)
+        else:
+            markers, outlines = self._detect(image, game, known.around, known.scale)
+            decoded = {m.id for m in markers}
+            kept = (m for m in known.kept if m.id not in decoded)
+            markers = sorted([*markers, *kept], key=lambda m: m.id)
         stages["markers"] = (clock() - start) * 1000
         start = clock()
         registration = register(markers, self.index)
@@ -250,9 +316,9 @@ class Scanner:
             for b in registration.boards
             if kind_of(b.layout) in READERS and (game is None or b.layout.game == game)
         ]
-        # Then as its reader places it (by its print, where its markers place it poorly).
-        boards = [self.readers[kind_of(b.layout)].place(image, b) for b in boards]
-        read = [self._read_board(image, board, registration, correction) for board in boards]
+        readings = self._readings(image, boards, registration, correction, known)
+        boards = [r.board for r in readings]
+        read = [r.observation for r in readings]
         mats = [o for o in read if o.game == "paintings" and o.kind == "player"]
         players = _merge_paintings(mats)
         if players:
@@ -271,9 +337,11 @@ class Scanner:
         areas = [s.to_image(np.asarray(s.layout.outline.corners(), np.float64)) for s in found]
         height, width = image.shape[:2]
         unread = unreadable(outlines, markers, areas, width, height)
-        if not markers and not unread:
+        # Searches of the whole frame, which one around known places has no business making.
+        whole = known is None or known.around is None
+        if whole and not markers and not unread:
             unread = unreadable(self._whole_frame_outlines(image), [], areas, width, height)
-        if not markers and not unread:
+        if whole and not markers and not unread:
             # Smeared past any outline, markers still leave dark blots on their paper.
             squares = [blot.square() for blot in blots(image)]
             smeared = unreadable(squares, [], areas, width, height)
@@ -286,6 +354,7 @@ class Scanner:
             stages,
             colour_source,
             unread,
+            tuple(readings),
         )
 
     def _whole_frame_outlines(self, image: Image) -> list[NDArray[np.float64]]:
@@ -312,6 +381,49 @@ class Scanner:
         if self.colour is not None:
             return self.colour, "profile"
         return None, "white balance only"
+
+    def _readings(
+        self,
+        image: Image,
+        boards: Sequence[Sighting],
+        registration: Registration,
+        correction: ColourCorrection | None,
+        known: Known | None,
+    ) -> list[Reading]:
+        """Each board's reading: the one that still holds, or read now; the boards to read are
+        read side by side on as many cores as this process may use (OpenCV and numpy let go of
+        the interpreter while they work), one after another on one."""
+        holding = [_still_holds(known, b) for b in boards]
+        unread = [b for b, held in zip(boards, holding, strict=True) if held is None]
+        cores = self.cores or len(os.sched_getaffinity(0))
+
+        def read(board: Sighting) -> Reading:
+            return self._reading(image, board, registration, correction)
+
+        if cores > 1 and len(unread) > 1:
+            fresh = iter(list(self._pool_of(cores).map(read, unread)))
+        else:
+            fresh = iter([read(board) for board in unread])
+        return [held or next(fresh) for held in holding]
+
+    def _pool_of(self, cores: int) -> ThreadPoolExecutor:
+        if self._pool is None or self._pool_size != cores:
+            if self._pool is not None:
+                self._pool.shutdown(wait=False)
+            self._pool = ThreadPoolExecutor(cores, "board reader")
+            self._pool_size = cores
+        return self._pool
+
+    def _reading(
+        self,
+        image: Image,
+        board: Sighting,
+        registration: Registration,
+        correction: ColourCorrection | None,
+    ) -> Reading:
+        # Placed as its reader places it (by its print, where its markers place it poorly).
+        placed = self.readers[kind_of(board.layout)].place(image, board)
+        return Reading(placed, self._read_board(image, placed, registration, correction))
 
     def _read_board(
         self,
@@ -372,6 +484,22 @@ class Scanner:
             tuple(ctx.reads),
             "shared" if shared else "player",
         )
+
+
+def _still_holds(known: Known | None, board: Sighting) -> Reading | None:
+    """The board's reading from ``known`` where it still holds: the board seen by the same
+    markers as when it was read (the pixels over it unchanged, they lie as they did); or, for a
+    board some of whose markers are hidden, its reading from before standing in for one, as a
+    live camera's loop counts such a board covered whatever it reads."""
+    if known is None:
+        return None
+    reading = known.readings.get(board.layout.key)
+    if reading is not None and reading.board.marker_ids == board.marker_ids:
+        return reading
+    before = known.hidden.get(board.layout.key)
+    if before is not None and len(board.marker_ids) < len(board.layout.markers):
+        return Reading(board, before.observation)
+    return None
 
 
 def _clipped_share(face: Image, coloured: NDArray[np.intp]) -> float:
