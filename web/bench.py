@@ -69,7 +69,8 @@ def _page_ms(port: int) -> float | None:
     return round((time.perf_counter() - start) * 1000, 1) if response.status == 200 else None
 
 
-def _multipart(jpeg: bytes) -> tuple[bytes, str]:
+def multipart_photo(jpeg: bytes) -> tuple[bytes, str]:
+    """A photo as a form upload's body (field ``image``), and its content type."""
     boundary = uuid.uuid4().hex
     body = (
         (
@@ -146,7 +147,7 @@ def run_web_bench(
             opened = int(ours.recv())
             watching_mb = round(resident_mb(), 1)
             progress(f"{opened} viewers watching")
-            body, kind = _multipart(photo)
+            body, kind = multipart_photo(photo)
             headers = {"Content-Type": kind, "X-Table-Token": token}
             scan_ms: list[float] = []
             ids: list[int] = []

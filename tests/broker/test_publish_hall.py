@@ -25,6 +25,7 @@ from tests.mosquitto import Mosquitto
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
+from web.bench import multipart_photo
 
 WAIT_S = 30.0  # a guard against a hang, not a speed claim: loaded machines are slow
 T = TypeVar("T")
@@ -71,17 +72,9 @@ def scanned(url: str, players: int, jpeg: bytes) -> tuple[str, int]:
     by the server's own scanner): the table and the event of the scan."""
     names = [{"name": name} for name in ("Ana", "Ben", "Cy", "Dee")[:players]]
     made = post(f"{url}api/tables", {"game": "colorfield", "players": names})
-    boundary = "atelier-photo"
-    body = (
-        (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="t.jpg"\r\n'
-            "Content-Type: image/jpeg\r\n\r\n"
-        ).encode()
-        + jpeg
-        + f"\r\n--{boundary}--\r\n".encode()
-    )
+    body, kind = multipart_photo(jpeg)
     headers = {
-        "Content-Type": f"multipart/form-data; boundary={boundary}",
+        "Content-Type": kind,
         "X-Table-Token": made["token"],
     }
     request = urllib.request.Request(
