@@ -177,13 +177,14 @@ class ShadeCards:
         # the sensor clipped in every channel is no evidence: a pale card's face blown out looks
         # like paper blown out. With most of the middle clipped, only an outline showing more
         # clearly than any card lets through says the place is bare.
-        middle = seen[inner:-inner:2, inner:-inner:2].reshape(-1, 3)
-        unclipped = ~np.all(middle >= CLIPPED, axis=1)
+        middle = (slice(inner, -inner, 2), slice(inner, -inner, 2))
+        pixels = seen[middle].reshape(-1, 3)
+        unclipped = ~np.all(pixels >= CLIPPED, axis=1)
         if share(unclipped) < CLIPPED_MIDDLE:
             return marks >= MARKS_CLEAR
-        lab = lab_8bit(ctx.balance.apply(middle[unclipped], rect.centre))
+        lab = lab_8bit(ctx.balance.apply(pixels[unclipped], rect.centre))
         paper_hue = np.hypot(lab[:, 1] - self.paper[1], lab[:, 2] - self.paper[2]) <= BARE_AB
-        lit = relative[inner:-inner:2, inner:-inner:2].reshape(-1)[unclipped] >= BARE_RELATIVE
+        lit = relative[middle].reshape(-1)[unclipped] >= BARE_RELATIVE
         bare = share(paper_hue & lit)
         return bare >= BARE_SHARE
 
