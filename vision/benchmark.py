@@ -119,6 +119,8 @@ class Trial:
     # Every component read without a problem is right, and none is left out. Of a refused board
     # this is all that can be known: a refused component carries no value to judge.
     reads_right: bool = False
+    # The problems about components in plain view (per the truth), or about the board itself.
+    needless: tuple[str, ...] = ()
 
 
 def _value(read_value: object) -> object:
@@ -223,6 +225,7 @@ def judge(
         board.problems,
         outcomes,
         not wrong and not missing,
+        tuple(needless),
     )
 
 
@@ -298,14 +301,16 @@ def summarise_perturbed(trials: Sequence[Trial]) -> dict[str, Any]:
     return row
 
 
-def _not_exact(trial: Trial, family: str | None = None) -> dict[str, Any]:
+def not_exact_json(trial: Trial, family: str | None = None) -> dict[str, Any]:
+    """A board not read exactly, as the bench lists it: its first three problems, those about
+    what lay in plain view first."""
     return {
         **({"family": family} if family else {}),
         "game": trial.game,
         "difficulty": trial.difficulty,
         "seed": trial.seed,
         "outcome": trial.outcome,
-        "problems": list(trial.problems[:3]),
+        "problems": [*trial.needless, *(p for p in trial.problems if p not in trial.needless)][:3],
     }
 
 
@@ -353,12 +358,12 @@ def run_vision_bench(
                     under[family].append(judge(scanner, board, image, yardstick))
                 if progress:
                     progress(f"{difficulty.value} {game} {k + 1}/{boards}")
-            failures += [_not_exact(t) for t in trials if t.outcome != "exact"]
+            failures += [not_exact_json(t) for t in trials if t.outcome != "exact"]
             outcomes[game] += [o for t in trials for o in t.outcomes]
             rows.append({"difficulty": difficulty.value, "game": game, **summarise(trials)})
             for family, family_trials in under.items():
                 perturbed_failures += [
-                    _not_exact(t, family.name) for t in family_trials if t.outcome != "exact"
+                    not_exact_json(t, family.name) for t in family_trials if t.outcome != "exact"
                 ]
                 perturbed_rows.append(
                     {

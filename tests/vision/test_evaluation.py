@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from vision.benchmark import Trial, not_exact_json
 from vision.splits import SEEN, SPLITS, TUNED, USED, SeedRange
 from vision.wilson import wilson
 
@@ -63,3 +64,20 @@ def test_a_split_gives_its_first_seeds_and_no_more_than_it_holds() -> None:
         test.seeds(2001)
     with pytest.raises(ValueError):
         SeedRange("backwards", 10, 9, "")
+
+
+def test_a_board_not_read_exactly_is_listed_by_what_lay_in_plain_view_first() -> None:
+    hidden = tuple(f"slot {k}: covered" for k in range(3))
+    trial = Trial(
+        "pigments", "hard", 7, "abstained", False, 17, 0, 1.0, 1.0,
+        (*hidden, "shade small: blown out"), needless=("shade small: blown out",),
+    )  # fmt: skip
+    listed = not_exact_json(trial, "ev:+1")
+    assert listed == {
+        "family": "ev:+1",
+        "game": "pigments",
+        "difficulty": "hard",
+        "seed": 7,
+        "outcome": "abstained",
+        "problems": ["shade small: blown out", "slot 0: covered", "slot 1: covered"],
+    }

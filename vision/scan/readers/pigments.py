@@ -23,14 +23,9 @@ from vision.layout.boards import PAN_ORDER
 from vision.layout.model import Layout
 from vision.scan.context import BoardContext
 from vision.scan.readers.pigments_align import PanPrint, pan_print, pan_shifts
-from vision.scan.readers.pigments_cards import (
-    PLACE_MARGIN_MM,
-    ShadeCards,
-    mark_edges,
-    relative_brightness,
-)
+from vision.scan.readers.pigments_cards import PlacePrint, ShadeCards, place_print
 from vision.scan.readers.pigments_chips import ChipReader, PanPixels, pan_pixels, slot_views
-from vision.scan.readers.pigments_pixels import crop, grey_levels, region_rect
+from vision.scan.readers.pigments_pixels import region_rect
 from vision.scan.readers.pigments_pose import PalettePrint, palette_print, placed_by_print
 from vision.scan.readers.reader import BoardReader, Printed, ReaderEntry
 from vision.scan.registration import Sighting
@@ -39,10 +34,10 @@ from vision.scan.registration import Sighting
 @dataclass(frozen=True)
 class Guide:
     """What the reader needs from one board's print at one resolution, worked out once: each
-    pan's print and slot pixels, and the edges of each shade place's printed marks."""
+    pan's print and slot pixels, and each shade card place's print."""
 
     pans: dict[str, tuple[PanPrint, PanPixels]]
-    marks: dict[str, NDArray[np.float32]]
+    places: dict[str, PlacePrint]
 
 
 class PigmentsReader(BoardReader):
@@ -85,7 +80,7 @@ class PigmentsReader(BoardReader):
             {
                 "pan": size.value,
                 "chips": self.chip_reader.chips(ctx, views.get(name), wells.get(name), name, size),
-                "shade": self.shade_cards.shade(ctx, guide.marks[name], name, shifts[name]),
+                "shade": self.shade_cards.shade(ctx, guide.places[name], name, shifts[name]),
             }
             for name, size in PAN_ORDER
         ]
@@ -106,11 +101,10 @@ def _guide(layout: Layout, printed: NDArray[np.uint8], ppm: float) -> Guide:
         pan: (pan_print(layout, printed, pan, ppm), pan_pixels(layout, pan, ppm))
         for pan, _ in PAN_ORDER
     }
-    marks = {}
-    for pan, _ in PAN_ORDER:
-        box = region_rect(layout, f"shade {pan}").inset(-PLACE_MARGIN_MM)
-        marks[pan] = mark_edges(relative_brightness(grey_levels(crop(printed, box, ppm)), ppm), ppm)
-    return Guide(pans, marks)
+    places = {
+        pan: place_print(printed, region_rect(layout, f"shade {pan}"), ppm) for pan, _ in PAN_ORDER
+    }
+    return Guide(pans, places)
 
 
 # Not refused when overexposed: a chip the sensor clipped in some channel is measured only against

@@ -56,14 +56,23 @@ BARE_AB = 14.0
 BARE_RELATIVE = 0.85
 BARE_SHARE = 0.93
 # A place whose middle the sensor clipped beyond this share in every channel shows nothing of what
-# lies there but its outline. On 150 validation boards (seeds 60000-60149, hard, as rendered and
-# at +1 EV: 119 views of a place with a card), a card's place matched its printed outline at most
-# 0.30 (a clipped sky card half under a hand, its middle 94 % "paper", was read bare before);
-# empty places in plain view at +1 EV matched from 0.25, half of them above 0.44.
+# lies there but its printed marks: a pale card blown out looks like paper blown out. Its outline
+# is weak evidence (a clipped sky card under a white cup matched it 0.48, validation seed 60009 at
+# +1 EV); its dark label decides (LABEL_SHOWN).
 CLIPPED_MIDDLE = 0.5
-MARKS_CLEAR = 0.4
 # A place more than this share of which the sensor clipped in every channel is not seen.
 BLOWN_OUT = 0.5
+# The place's label, printed dark so that it stays below the sensor's limit where the paper
+# clips, is looked for across the place's middle: a band this tall, clear of the outline,
+# compared pixel by pixel (both smoothed a little, against blur) with the print, within
+# MARKS_REACH_MM. On 200 train boards (seeds 20000-20199, hard, as rendered and at +1 EV), views
+# of a place holding a card (1,028, a hand or cup over some) matched the label at most 0.56, and
+# 76 % of the empty places clipped at +1 EV matched from LABEL_SHOWN up (the rest: a glare over
+# the label itself, or a blank white band).
+LABEL_BAND_MM = 9.0
+LABEL_INSET_MM = 2.5
+LABEL_SMOOTH_MM = 0.4
+LABEL_SHOWN = 0.65
 
 # A shade card whose marker cannot be read (too small or blurred) is known by its face: the
 # card's pose is found with the average shade card face, then every card not seen elsewhere in
@@ -83,6 +92,15 @@ NEUTRAL_SHARE = 0.5
 CARD_FOUND = 0.5  # the average card face must match at least this well: a card lies there
 FACE_MATCH = (0.6, 0.04)  # plain correlation: best at least, margin over the next at least
 MARKS_MATCH = (0.35, 0.15)  # correlation of what sets the card apart: best, margin
+
+
+@dataclass(frozen=True)
+class PlacePrint:
+    """A card place's print at one resolution: the edges of its outline and label
+    (``mark_edges``), and its label as printed, smoothed as the photo is before they meet."""
+
+    marks: NDArray[np.float32]
+    label: NDArray[np.float32]
 
 
 @dataclass(frozen=True)
@@ -119,7 +137,7 @@ class ShadeCards:
         self._faces: dict[float, CardFaces] = {}
 
     def shade(
-        self, ctx: BoardContext, marks: NDArray[np.float32], name: str, shift: Shift | None
+        self, ctx: BoardContext, print_: PlacePrint, name: str, shift: Shift | None
     ) -> str | None:
         place = ctx.board.layout.region(f"shade {name}")
         rect = region_rect(ctx.board.layout, place.name)
@@ -139,7 +157,7 @@ class ShadeCards:
             shade = str(piece.layout.content["shade"])
             ctx.record(Read(place.name, shade, CERTAIN))
             return shade
-        if shift is not None and self._empty_place(ctx, marks, rect, shift):
+        if shift is not None and self._empty_place(ctx, print_, rect, shift):
             ctx.record(Read(place.name, None, CERTAIN))
             return None
         known = None if shift is None else self._identify(ctx, rect, shift)
@@ -152,14 +170,13 @@ class ShadeCards:
         ctx.record(Read(place.name, None, 0.0, problem))
         return None
 
-    def _empty_place(
-        self, ctx: BoardContext, printed: NDArray[np.float32], rect: Rect, shift: Shift
-    ) -> bool:
-        """A card place is empty when its printed outline and label show (``printed``: the
-        edges of its print, sought a little around where the pan above puts it) and it is bare
-        board. Both are judged on the photo divided by its own smoothed brightness, so that a
-        shadow across the place changes neither: the print's thin lines stay, and paper in
-        shadow is still paper, while a card's dark marker or coloured swatch is not."""
+    def _empty_place(self, ctx: BoardContext, print_: PlacePrint, rect: Rect, shift: Shift) -> bool:
+        """A card place is empty when its printed outline and label show (their edges, sought
+        a little around where the pan above puts it) and it is bare board. Both are judged on
+        the photo divided by its own smoothed brightness, so that a shadow across the place
+        changes neither: the print's thin lines stay, and paper in shadow is still paper, while
+        a card's dark marker or coloured swatch is not. Where the sensor clipped the paper, the
+        dark label itself must show (``label_shows``)."""
         ppm = ctx.face.ppm
         box = rect.inset(-PLACE_MARGIN_MM - MARKS_REACH_MM)
         seen = crop(ctx.face.image, Rect(box.x + shift[0], box.y + shift[1], box.w, box.h), ppm)
@@ -168,6 +185,7 @@ class ShadeCards:
             return False
         relative = relative_brightness(grey_levels(seen), ppm)
         edges = mark_edges(relative, ppm)
+        printed = print_.marks
         if edges.shape[0] < printed.shape[0] or edges.shape[1] < printed.shape[1]:
             return False
         marks = float(match_scores(edges, printed).max())
@@ -175,13 +193,13 @@ class ShadeCards:
             return False
         # Every other pixel each way is plenty to tell what share of the place is bare. A pixel
         # the sensor clipped in every channel is no evidence: a pale card's face blown out looks
-        # like paper blown out. With most of the middle clipped, only an outline showing more
-        # clearly than any card lets through says the place is bare.
+        # like paper blown out. With most of the middle clipped, only the label showing says the
+        # place is bare.
         middle = (slice(inner, -inner, 2), slice(inner, -inner, 2))
         pixels = seen[middle].reshape(-1, 3)
         unclipped = ~np.all(pixels >= CLIPPED, axis=1)
         if share(unclipped) < CLIPPED_MIDDLE:
-            return marks >= MARKS_CLEAR
+            return label_shows(ctx, print_.label, rect, shift) >= LABEL_SHOWN
         lab = lab_8bit(ctx.balance.apply(pixels[unclipped], rect.centre))
         paper_hue = np.hypot(lab[:, 1] - self.paper[1], lab[:, 2] - self.paper[2]) <= BARE_AB
         lit = relative[middle].reshape(-1)[unclipped] >= BARE_RELATIVE
@@ -236,6 +254,38 @@ def _blown_out(ctx: BoardContext, rect: Rect) -> bool:
     all look alike."""
     seen = ctx.face.pixels(rect)
     return len(seen) > 0 and share(np.all(seen >= CLIPPED, axis=1)) > BLOWN_OUT
+
+
+def place_print(printed: NDArray[np.uint8], rect: Rect, ppm: float) -> PlacePrint:
+    """What the card place ``rect`` looks like on the board's print (``printed``, at ``ppm``)."""
+    box = crop(printed, rect.inset(-PLACE_MARGIN_MM), ppm)
+    marks = mark_edges(relative_brightness(grey_levels(box), ppm), ppm)
+    label = smooth(grey_levels(crop(printed, label_band(rect), ppm)), LABEL_SMOOTH_MM * ppm)
+    return PlacePrint(marks, label)
+
+
+def label_band(rect: Rect) -> Rect:
+    """The band across a card place's middle that holds its label and nothing else printed."""
+    cy = rect.y + rect.h / 2
+    return Rect(
+        rect.x + LABEL_INSET_MM, cy - LABEL_BAND_MM / 2, rect.w - 2 * LABEL_INSET_MM, LABEL_BAND_MM
+    )
+
+
+def label_shows(
+    ctx: BoardContext, template: NDArray[np.float32], rect: Rect, shift: Shift
+) -> float:
+    """How well the photo over card place ``rect`` (its pan moved by ``shift``) matches its
+    printed label, the best correlation within a little reach: near 1 for the label in plain
+    view; lower for a card, a cup or a hand over it (a card's edges and print matched up to
+    0.56), and 0 for a place blown out blank."""
+    ppm = ctx.face.ppm
+    band = label_band(rect).inset(-MARKS_REACH_MM)
+    seen = crop(ctx.face.image, Rect(band.x + shift[0], band.y + shift[1], band.w, band.h), ppm)
+    if seen.shape[0] <= template.shape[0] or seen.shape[1] <= template.shape[1]:
+        return 0.0
+    view = smooth(relative_brightness(grey_levels(seen), ppm), LABEL_SMOOTH_MM * ppm)
+    return float(match_scores(view, template).max())
 
 
 def mark_edges(relative: NDArray[np.float32], ppm: float) -> NDArray[np.float32]:
