@@ -9,13 +9,14 @@ reading (a table's scan event) is the caller's: this loop knows nothing of table
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from vision.capture.latest import Capture, Frame
 from vision.live.frames import Grey, board_frames, marker_counts, small_grey
 from vision.live.stability import Accepted, BoardFrame, Settings, StabilityFilter
-from vision.live.tracker import Tracker, Tracking
+from vision.live.tracker import Budget, Tracker, Tracking
 from vision.scan.scanner import Observation, Scanner
 from vision.scan.views import BoardView, board_views
 
@@ -57,9 +58,11 @@ class LiveReader:
         self.tracker.reset()
         self._previous = None
 
-    def process(self, frame: Frame) -> list[Accepted]:
+    def process(self, frame: Frame, budget: Budget | None = None) -> list[Accepted]:
+        """Look at one frame, spending no more than ``budget`` (None: reading every board to be
+        read), and hand on the readings it completes."""
         grey = small_grey(frame.image)
-        observation = self.tracker.look(frame.image, frame.time, grey, self._previous)
+        observation = self.tracker.look(frame.image, frame.time, grey, self._previous, budget)
         width = frame.image.shape[1]
         index = self.scanner.index
         boards = board_frames(observation, index, self._counts, grey, self._previous, width)
@@ -113,6 +116,7 @@ class LiveLoop:
 
     def _run(self) -> None:
         seen = 0
+        pace = Pace()
         while not self._stop.is_set():
             frame = self.capture.latest(seen, WAIT_S)
             if frame is None:
@@ -122,4 +126,24 @@ class LiveLoop:
             seen = frame.index
             if self._before is not None:
                 self._before(frame)
-            self.reader.process(frame)
+            self.reader.process(frame, pace.budget(frame))
+
+
+class Pace:
+    """A camera's pace, from the times its frames were read (the capture's clock, monotonic):
+    each frame's budget, from the time between frames and how long the frame waited for the
+    loop. None until two frames in a row have been seen."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._last: Frame | None = None
+        self.period_s: float | None = None
+
+    def budget(self, frame: Frame) -> Budget | None:
+        last, self._last = self._last, frame
+        if last is not None and frame.index > last.index and frame.time > last.time:
+            period = (frame.time - last.time) / (frame.index - last.index)
+            self.period_s = period if self.period_s is None else 0.9 * self.period_s + 0.1 * period
+        if self.period_s is None:
+            return None
+        return Budget.of(self.period_s, self._clock() - frame.time)
