@@ -20,7 +20,7 @@ from vision.images import Image
 from vision.live.demo import scripted_game
 from vision.live.frames import board_frames, marker_counts, small_grey
 from vision.live.loop import LiveReader, Pace
-from vision.live.stability import BoardFrame, signature
+from vision.live.stability import BoardFrame, Settings, signature
 from vision.live.tracker import Budget, Look, Tracker, Tracking
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
@@ -273,38 +273,70 @@ def test_a_frame_out_of_time_reads_nothing_and_one_taken_on_time_reads_one() -> 
     assert all(not b.problems for b in observation.boards)
 
 
-def test_events_from_boards_read_a_frame_apart_each_wait_for_their_own_reading() -> None:
+def accepted_of(
+    images: Sequence[Image], settings: Settings, most: int | None
+) -> list[tuple[int, int | None, float, object]]:
+    """Each event of the frames through a live reader reading at most ``most`` boards a frame:
+    its frame, seat, the time its reading held from, and what it read."""
+    reader = LiveReader(lambda _a, _v: None, settings, scanner())
+    reader.tracker = Tracker(scanner(), Tracking(full_search_s=60, most_reads=most))
+    accepted: list[tuple[int, int | None, float, object]] = []
+    for number, image in enumerate(images):
+        for found in reader.process(Frame(image, number + 1, number / FPS)):
+            seat, read = found.observation.player, signature(found.observation)
+            accepted.append((number, seat, round(found.since, 3), read))
+    return accepted
+
+
+def test_no_event_comes_from_a_board_before_the_frame_that_reads_it() -> None:
+    opening, turned = three_canvases()
+    images = [opening] * 3 + [turned] * 3
+    # Accepted as soon as one clean frame reads a board: reading every board at once, the three
+    # at the first frame of each table; a board a frame, each at the frame that reads it.
+    instant = Settings(hold_s=0.0, window=1, min_frames=1, max_change=6.0)
+    every = [(n, seat) for n, seat, _, _ in accepted_of(images, instant, None)]
+    assert every == [(0, 1), (0, 2), (0, 3), (3, 1), (3, 2), (3, 3)]
+    one_a_frame = [(n, seat) for n, seat, _, _ in accepted_of(images, instant, 1)]
+    assert one_a_frame == [(0, 1), (1, 2), (2, 3), (3, 1), (4, 2), (5, 3)]
+
+
+def test_a_board_read_after_waiting_still_holds_from_when_its_picture_held() -> None:
     opening, turned = three_canvases()
     images = [opening] * 6 + [turned] * 8
-    events = []
-    for most in (None, 1):
-        reader = LiveReader(lambda _a, _v: None, SETTINGS, scanner())
-        reader.tracker = Tracker(scanner(), Tracking(most_reads=most))
-        accepted = []
-        for number, image in enumerate(images):
-            for found in reader.process(Frame(image, number + 1, number / FPS)):
-                accepted.append((number, found.observation.player, signature(found.observation)))
-        events.append(accepted)
-    every, one_a_frame = events
+    every = accepted_of(images, SETTINGS, None)
+    one_a_frame = accepted_of(images, SETTINGS, 1)
     truth = {
         (image_number, b.player): signature(b)
         for image_number, image in ((0, opening), (6, turned))
         for b in scanner().scan(image).boards
     }
-    # Reading every board at once, the three are accepted together, at the fourth frame of
-    # each table (the reading held 0.6 s); a board a frame: a frame apart, each from its own
-    # first reading, and each read as what lies on it.
-    assert [(n, seat) for n, seat, _ in every] == [(3, 1), (3, 2), (3, 3), (9, 1), (9, 2), (9, 3)]
-    assert [(n, seat) for n, seat, _ in one_a_frame] == [
-        (3, 1),
-        (4, 2),
-        (5, 3),
-        (9, 1),
-        (10, 2),
-        (11, 3),
-    ]
-    for number, seat, read in every + one_a_frame:
+    # Reading every board at once, the three are accepted together at the fourth frame of each
+    # table (the reading held 0.6 s). Read a frame apart, each waited covered (not read yet)
+    # with its picture unchanged since the table was first still: what it reads, each of those
+    # frames showed, and it holds from then, so the three are accepted at the same frames, each
+    # read as what lies on it.
+    expected = [(3, 1, 0.0), (3, 2, 0.0), (3, 3, 0.0), (9, 1, 1.2), (9, 2, 1.2), (9, 3, 1.2)]
+    assert [(n, seat, since) for n, seat, since, _ in every] == expected
+    assert [(n, seat, since) for n, seat, since, _ in one_a_frame] == expected
+    for number, seat, _, read in every + one_a_frame:
         assert read == truth[(0 if number < 6 else 6, seat)]
+
+
+def test_a_board_that_changed_while_it_waited_holds_only_from_when_it_changed() -> None:
+    opening, turned = three_canvases()
+    # The tiles are laid at frame 2, while seat 3's canvas still waits for its opening reading
+    # (a board a frame: seat 1 read at frame 0, seat 2 at frame 1).
+    images = [opening] * 2 + [turned] * 6
+    events = accepted_of(images, SETTINGS, 1)
+    # Its picture changed while it waited: it holds from the frame it changed in (0.4 s), not
+    # from the first frame, and is accepted with the others, as what lies on it now.
+    assert [(n, seat, since) for n, seat, since, _ in events] == [
+        (5, 1, 0.4),
+        (5, 2, 0.4),
+        (5, 3, 0.4),
+    ]
+    truth = {b.player: signature(b) for b in scanner().scan(turned).boards}
+    assert all(read == truth[seat] for _, seat, _, read in events)
 
 
 def test_a_live_loops_pace_is_the_time_between_frames_and_how_late_it_takes_them() -> None:

@@ -8,6 +8,7 @@ reading (a table's scan event) is the caller's: this loop knows nothing of table
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -65,7 +66,10 @@ class LiveReader:
         observation = self.tracker.look(frame.image, frame.time, grey, self._previous, budget)
         width = frame.image.shape[1]
         index = self.scanner.index
-        boards = board_frames(observation, index, self._counts, grey, self._previous, width)
+        boards = [
+            self._held(b)
+            for b in board_frames(observation, index, self._counts, grey, self._previous, width)
+        ]
         self._previous = grey
         accepted = self.filter.update(frame.time, boards)
         self.latest = Seen(frame, observation, tuple(boards), tuple(accepted))
@@ -74,6 +78,16 @@ class LiveReader:
             views = board_views(frame.image, observation.markers, index, observations)
             self._accept(accepted, views)
         return accepted
+
+    def _held(self, board: BoardFrame) -> BoardFrame:
+        """The board, with since when its picture held if it was read after waiting to be
+        (every printed board of it so read)."""
+        held = [self.tracker.held.get(key) for key in board.key]
+        if not held or any(h is None for h in held):
+            return board
+        since = max(h[0] for h in held if h is not None)
+        frames = min(h[1] for h in held if h is not None)
+        return dataclasses.replace(board, held_since=since, held_frames=frames)
 
 
 class LiveLoop:

@@ -159,6 +159,13 @@ class Tracker:
         self._touched: set[str] = set()
         self._markers_of = marker_counts(self._index)
         self._cost: dict[str, float] = {}  # what reading each board costs (ms, its look's share)
+        # Boards waiting to be read whose picture has held, unchanged and still, since a look:
+        # its time, the small grey copy then, and the count of looks then.
+        self._since: dict[str, tuple[float, Grey, int]] = {}
+        # The boards read in the last look that had so waited: since when, over how many looks.
+        self.held: dict[str, tuple[float, int]] = {}
+        self._now: tuple[float, Grey] = (0.0, np.zeros((1, 1), np.uint8))
+        self._compared: tuple[Grey | None, Mask] = (None, np.zeros((1, 1), bool))
         self._place_ms = self.tracking.place_ms
         self._looks = 0
         self._read_ms = self.tracking.read_ms
@@ -172,6 +179,7 @@ class Tracker:
         self._reference = None
         self._waiting = {}
         self._touched = set()
+        self._since = {}
         self._moved_next = False
 
     def look(
@@ -186,6 +194,9 @@ class Tracker:
         frame's), from as little searching and reading as still sees every change, and no more
         than fits ``budget`` (None: every board to be read is read)."""
         self._looks += 1
+        self._now = (time, grey)
+        self._compared = (None, self._compared[1])
+        self.held = {}
         observation, reference = self._observation, self._reference
         if observation is None or reference is None or reference.shape != grey.shape:
             return self._whole(image, time, grey, budget)
@@ -206,12 +217,13 @@ class Tracker:
             glance = True
             self._settle(grey, reference, off_boards)
         waiting = self._waiting.keys()
-        looked = [
-            b
-            for b in observation.boards
-            if (regions[b.boards].of(changed).any() or not waiting.isdisjoint(b.boards))
-            and not self._moving(b, observation, grey, previous, width)
-        ]
+        looked = []
+        for b in observation.boards:
+            if regions[b.boards].of(changed).any() or not waiting.isdisjoint(b.boards):
+                moving = self._moving(b, observation, grey, previous, width)
+                self._hold(b, regions[b.boards], grey, moving)
+                if not moving:
+                    looked.append(b)
         unknown: tuple[Place, ...] = ()
         # A glance comes after the boards to be read: it waits for a frame with time for both.
         reads_ms = max((self._cost_of(b) for b in looked), default=0.0)
@@ -272,9 +284,36 @@ class Tracker:
         """The boards waiting to be read, those waiting longest first."""
         return tuple(sorted(self._waiting, key=lambda key: (self._waiting[key], key)))
 
+    def _hold(self, board: BoardObservation, region: Region, grey: Grey, moving: bool) -> None:
+        """Whether the picture of a board waiting to be read still holds as it was when it began
+        to wait: a board that moves, or whose blocks changed since, waits afresh."""
+        for key in board.boards:
+            since = self._since.get(key)
+            if since is None:
+                continue
+            if moving:
+                del self._since[key]
+            elif region.of(self._changed_since(grey, since[1])).any():
+                self._since[key] = (self._now[0], grey, self._looks)
+
+    def _changed_since(self, grey: Grey, then: Grey) -> Mask:
+        """The blocks changed since ``then`` (worked out once a look for each copy compared)."""
+        if self._compared[0] is not then:
+            self._compared = (then, self._blocks(grey, then) > self.tracking.noise_level)
+        return self._compared[1]
+
     def _note(self, observation: Observation, searched: str, fresh: set[str], ms: float) -> None:
         """The boards left waiting after a look, those a hand was over, and what its reads
         (``fresh``, by layout key) cost."""
+        time, grey = self._now
+        for key in fresh & self._since.keys():
+            since_time, _, since_looks = self._since[key]
+            self.held[key] = (since_time, self._looks - since_looks)
+        # A board begins to wait at a look where it was found still: a board that moved was
+        # not looked at.
+        self._since = {
+            key: self._since.get(key, (time, grey, self._looks)) for key in observation.waiting
+        }
         self._waiting = {key: self._waiting.get(key, self._looks) for key in observation.waiting}
         for board in observation.boards:
             expected = sum(self._markers_of.get(key, 0) for key in board.boards)
