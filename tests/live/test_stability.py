@@ -136,3 +136,27 @@ def test_nothing_is_ever_accepted_from_a_covered_frame(frames: list[tuple[int, b
         accepted_readings += [a.observation for a in accepted]
     # Consecutive acceptances always differ: a reading is news once.
     assert all(x != y for x, y in itertools.pairwise(accepted_readings))
+
+
+def test_a_reading_after_waiting_with_its_picture_held_holds_from_when_it_held() -> None:
+    filter_ = StabilityFilter(SETTINGS)
+    a = board(0, 1)
+    waiting = BoardFrame(board(problems=("board colorfield/canvas/1: not read yet",)), 4, 4, 0.0)
+    # Not read yet (covered) from k=0 to k=3, the picture unchanged all along; read at k=4: the
+    # four frames it waited showed what it reads, so it holds from k=0 and is accepted at once.
+    assert feed(filter_, at(0, 3, waiting)) == []
+    held = BoardFrame(a, 4, 4, 0.0, held_since=0.0, held_frames=4)
+    [accepted] = filter_.update(4 * STEP, [held])
+    assert (accepted.observation, accepted.since, accepted.time) == (a, 0.0, 0.5)
+
+
+def test_a_reading_after_a_short_wait_still_waits_for_the_rest_of_its_hold() -> None:
+    filter_ = StabilityFilter(SETTINGS)
+    a = board(0, 1)
+    # Waited one frame (k=0) before it was read at k=1: it holds from k=0, so its hold of
+    # 0.5 s ends at k=4, and the vote needs its three frames (the one waited counts as one).
+    held = BoardFrame(a, 4, 4, 0.0, held_since=0.0, held_frames=1)
+    assert filter_.update(STEP, [held]) == []
+    assert feed(filter_, at(2, 3, seen(a))) == []
+    [accepted] = filter_.update(4 * STEP, [seen(a)])
+    assert accepted.since == 0.0

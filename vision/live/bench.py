@@ -4,11 +4,13 @@ The video is the demo's: each chosen game played by its script (hands over the b
 change), one game after another, round and round for as long as asked, each game played on a table
 of its own made as it starts. Every shot is rendered once and kept as its JPEG, decoded afresh each
 time it comes on screen, as a camera's frames would be, in two draws of the sensor's noise shown in
-turn. Every frame is scanned on one core, one after another, so what is accepted does not depend on
-the machine's speed; each frame's time is then counted as a live loop over a camera would spend it
-(a frame waits until the loop is done with the one before; one still waiting when the next arrives
-is dropped). Measured, game by game and over the whole video: frames per second sustained and the
-frames such a loop drops; the latency from the first frame of a settled table to its event (when the
+turn. Every frame is scanned on one core, one after another, and its time counted as a live loop
+over a camera would spend it (a frame waits until the loop is done with the one before; one still
+waiting when the next arrives is dropped); each frame's look is bounded by the budget such a loop
+gives it (how far behind the frames before left it), so which frame reads a board, and when its
+event comes, depends on the machine's speed (every event is checked against the truth).
+Measured, game by game and over the whole video: frames per second sustained and the frames such
+a loop drops; the latency from the first frame of a settled table to its event (when the
 loop would be done with the accepting frame, the event's commit included); every accepted reading
 checked against the truth, component by component (a reading accepted while a hand was over its
 board, or different from what lies on the board, is wrong: the failure that must never happen);
@@ -38,6 +40,7 @@ from vision.images import Image
 from vision.live.demo import DEMO_GAMES, FINAL_S, DemoGame, Shot, shots_of
 from vision.live.loop import Accept, LiveReader, Views
 from vision.live.stability import Accepted, Settings
+from vision.live.tracker import Budget
 from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
@@ -283,11 +286,13 @@ class _Run:
         table_for: Callable[[Script], Accept],
         reader: LiveReader,
         fps: float,
+        paced: bool = True,
     ) -> None:
         self.rendered = rendered
         self.table_for = table_for
         self.reader = reader
         self.fps = fps
+        self.paced = paced
         # One time round, frame by frame: (game, shot).
         self.timeline = [
             (g, s)
@@ -313,7 +318,10 @@ class _Run:
         tally = self.tallies[game]
         self._commit_ms.clear()
         wall, cpu = time.perf_counter(), time.process_time()
-        accepted = self.reader.process(Frame(image, number + 1, number / self.fps))
+        # The loop's budget for the frame: as far behind its arrival as the frames before left it.
+        behind = self.clock.free_at - number / self.fps
+        budget = Budget.of(1 / self.fps, behind, wall) if self.paced else None
+        accepted = self.reader.process(Frame(image, number + 1, number / self.fps), budget)
         spent, spent_cpu = (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
         # Every frame is scanned all the same, so what is accepted does not depend on the
         # machine's speed; with none dropped, the loop's times are a camera's.
@@ -392,14 +400,18 @@ def run_live_bench(
     settings: Settings | None = None,
     progress: Callable[[str], None] = lambda _: None,
     scanner: Scanner | None = None,
+    paced: bool = True,
 ) -> dict[str, Any]:
     """Play ``games`` in turn as a video of ``minutes`` (once through at least), each game
-    played into the table ``table_for`` makes for its script as the game starts."""
+    played into the table ``table_for`` makes for its script as the game starts; ``paced``: each
+    frame's look bounded by the live loop's budget, as a live loop's is (else every board to be
+    read is read in the frame that calls for it)."""
     settings = settings or Settings()
     rendered = _render(games, size, progress)
     scanner = scanner or Scanner()
     scanner.prepare()
-    run = _Run(rendered, table_for, LiveReader(lambda _a, _v: None, settings, scanner), fps)
+    reader = LiveReader(lambda _a, _v: None, settings, scanner)
+    run = _Run(rendered, table_for, reader, fps, paced)
     total = max(len(run.timeline), round(minutes * 60 * fps))
     load = os.getloadavg()[0]
     memory: list[dict[str, float]] = []

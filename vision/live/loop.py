@@ -8,14 +8,16 @@ reading (a table's scan event) is the caller's: this loop knows nothing of table
 
 from __future__ import annotations
 
+import dataclasses
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from vision.capture.latest import Capture, Frame
 from vision.live.frames import Grey, board_frames, marker_counts, small_grey
 from vision.live.stability import Accepted, BoardFrame, Settings, StabilityFilter
-from vision.live.tracker import Tracker, Tracking
+from vision.live.tracker import Budget, Tracker, Tracking
 from vision.scan.scanner import Observation, Scanner
 from vision.scan.views import BoardView, board_views
 
@@ -57,12 +59,17 @@ class LiveReader:
         self.tracker.reset()
         self._previous = None
 
-    def process(self, frame: Frame) -> list[Accepted]:
+    def process(self, frame: Frame, budget: Budget | None = None) -> list[Accepted]:
+        """Look at one frame, spending no more than ``budget`` (None: reading every board to be
+        read), and hand on the readings it completes."""
         grey = small_grey(frame.image)
-        observation = self.tracker.look(frame.image, frame.time, grey, self._previous)
+        observation = self.tracker.look(frame.image, frame.time, grey, self._previous, budget)
         width = frame.image.shape[1]
         index = self.scanner.index
-        boards = board_frames(observation, index, self._counts, grey, self._previous, width)
+        boards = [
+            self._held(b)
+            for b in board_frames(observation, index, self._counts, grey, self._previous, width)
+        ]
         self._previous = grey
         accepted = self.filter.update(frame.time, boards)
         self.latest = Seen(frame, observation, tuple(boards), tuple(accepted))
@@ -71,6 +78,16 @@ class LiveReader:
             views = board_views(frame.image, observation.markers, index, observations)
             self._accept(accepted, views)
         return accepted
+
+    def _held(self, board: BoardFrame) -> BoardFrame:
+        """The board, with since when its picture held if it was read after waiting to be
+        (every printed board of it so read)."""
+        held = [self.tracker.held.get(key) for key in board.key]
+        if not held or any(h is None for h in held):
+            return board
+        since = max(h[0] for h in held if h is not None)
+        frames = min(h[1] for h in held if h is not None)
+        return dataclasses.replace(board, held_since=since, held_frames=frames)
 
 
 class LiveLoop:
@@ -113,6 +130,7 @@ class LiveLoop:
 
     def _run(self) -> None:
         seen = 0
+        pace = Pace()
         while not self._stop.is_set():
             frame = self.capture.latest(seen, WAIT_S)
             if frame is None:
@@ -122,4 +140,24 @@ class LiveLoop:
             seen = frame.index
             if self._before is not None:
                 self._before(frame)
-            self.reader.process(frame)
+            self.reader.process(frame, pace.budget(frame))
+
+
+class Pace:
+    """A camera's pace, from the times its frames were read (the capture's clock, monotonic):
+    each frame's budget, from the time between frames and how long the frame waited for the
+    loop. None until two frames in a row have been seen."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._last: Frame | None = None
+        self.period_s: float | None = None
+
+    def budget(self, frame: Frame) -> Budget | None:
+        last, self._last = self._last, frame
+        if last is not None and frame.index > last.index and frame.time > last.time:
+            period = (frame.time - last.time) / (frame.index - last.index)
+            self.period_s = period if self.period_s is None else 0.9 * self.period_s + 0.1 * period
+        if self.period_s is None:
+            return None
+        return Budget.of(self.period_s, self._clock() - frame.time)

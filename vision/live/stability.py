@@ -7,7 +7,9 @@ picture over it changed a lot since the previous frame (a hand moving, the camer
 A covered board forgets its recent frames. A reading is accepted when, over the recent clean
 frames, every component's value has a majority, and that voted reading has held for the hold
 time: read exactly by every clean frame since one first read it, or voted that long; it is
-accepted once, until a different one holds.
+accepted once, until a different one holds. A board read after waiting to be read (covered, not
+read yet) while its picture held unchanged and still (its frame says since when, and over how
+many frames) reads what each of those frames showed: they count as clean frames reading it.
 """
 
 from __future__ import annotations
@@ -44,6 +46,11 @@ class BoardFrame:
     markers_seen: int  # of its own printed markers
     markers_expected: int
     change: float  # mean absolute grey-level change over it since the previous frame
+    # When it was read in this frame after waiting to be read (not read yet, so covered) while
+    # its picture held, unchanged and still: since when, and over how many frames before this
+    # one. What it reads is what every one of those frames showed.
+    held_since: float | None = None
+    held_frames: int = 0
 
     @property
     def key(self) -> tuple[str, ...]:
@@ -134,6 +141,12 @@ class StabilityFilter:
             board.run = None
             return None
         read = signature(frame.observation)
+        if frame.held_since is not None and not board.recent:
+            # Read after waiting while its picture held as it is now: the frames it waited
+            # show what this one does, and count as reading it.
+            for _ in range(min(frame.held_frames, self.settings.window - 1)):
+                board.recent.append((frame.observation, read))
+            board.run, board.run_since = read, frame.held_since
         board.recent.append((frame.observation, read))
         if read != board.run:
             board.run, board.run_since = read, time

@@ -127,13 +127,17 @@ class MarkerSearch:
             places = then(self._markers(found), list(outlines.values()))
         return self._markers(found), list(outlines.values())
 
-    def glance(self, gray: Image) -> set[int]:
-        """The ids of the markers the quick search alone finds: a glance at the whole frame for
-        markers not known, far cheaper than a search (it misses some, and places none)."""
+    def glance(self, gray: Image) -> dict[int, Quad]:
+        """The markers the quick search alone finds, by id, each where it was found (its quad,
+        px): a glance at the whole frame for markers not known, far cheaper than a search (it
+        misses some, and places them only roughly: a place to search around)."""
         height, width = gray.shape[:2]
         small = cv2.resize(gray, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
-        _, ids, _ = self._quick.detectMarkers(small)
-        return set() if ids is None else {int(i) for i in ids.ravel()}
+        corners, ids, _ = self._quick.detectMarkers(small)
+        if ids is None:
+            return {}
+        # A pixel of the half-size frame covers two of the full one: its centre lies at 2x + 0.5.
+        return {int(i): 2.0 * _quad(q) + 0.5 for q, i in zip(corners, ids.ravel(), strict=True)}
 
     def _look_around(
         self,

@@ -81,11 +81,11 @@ class Reading:
 @dataclass(frozen=True)
 class Known:
     """What is known of a frame from the frames before it (a live camera's): markers are searched
-    for only ``around`` these places (None: the whole frame), ``kept`` markers lie where nothing
-    changed and are taken as they were, and boards whose ``readings`` still hold (by layout key,
-    the pixels over them unchanged) are not read again. Markers are searched for in the frame
-    shrunk to ``scale`` of its size (a 4K camera's markers are large enough to be found in
-    fewer pixels); boards are read from the frame as it is, each at its reader's resolution."""
+    for only ``around`` these places (None: the whole frame; none: nowhere), ``kept`` markers lie
+    where nothing changed and are taken as they were, and boards whose ``readings`` still hold (by
+    layout key, the pixels over them unchanged) are not read again. Markers are searched for in
+    the frame shrunk to ``scale`` of its size (a 4K camera's markers are large enough to be found
+    in fewer pixels); boards are read from the frame as it is, each at its reader's resolution."""
 
     around: tuple[Place, ...] | None = None
     kept: tuple[Marker, ...] = ()
@@ -95,6 +95,13 @@ class Known:
     # markers are now hidden (a hand over a corner): a live loop counts it covered, so reading
     # it would be wasted.
     hidden: Mapping[str, Reading] = field(default_factory=dict)
+    # At most this many boards are read (None: every one to be read), those named in ``first``
+    # before the others, each in its order; every other board to be read is left waiting: it is
+    # observed as not read yet, a problem, with nothing read of it (a live camera's loop reads
+    # it on a following frame, and counts it covered until then).
+    most_reads: int | None = None
+    first: tuple[str, ...] = ()
+    left: frozenset[str] = frozenset()  # boards left waiting, whatever ``most_reads``
 
 
 @dataclass(frozen=True)
@@ -109,6 +116,7 @@ class Observation:
     # Boards in view whose markers were outlined but could not be decoded.
     unreadable: tuple[Unreadable, ...] = ()
     readings: tuple[Reading, ...] = ()  # each board read, as read
+    waiting: tuple[str, ...] = ()  # boards left to be read (``Known.most_reads``), by layout key
 
     @property
     def total_ms(self) -> float:
@@ -235,14 +243,16 @@ class Scanner:
             for m in markers
         ], [outline / scale for outline in outlines]
 
-    def glance(self, image: Image, scale: float = 1.0) -> set[int]:
-        """The ids of the markers a quick look at the whole photo (shrunk to ``scale``) finds:
-        for a live camera's loop, checking now and then for markers it does not know."""
+    def glance(self, image: Image, scale: float = 1.0) -> dict[int, NDArray[np.float64]]:
+        """The markers a quick look at the whole photo (shrunk to ``scale``) finds, by id, each
+        where it was roughly found (its quad, photo px): for a live camera's loop, checking now
+        and then for markers it does not know, and where to search for them."""
         if scale < 1.0:
             image = np.asarray(
                 cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
             )
-        return self.search.glance(to_gray(image))
+        found = self.search.glance(to_gray(image))
+        return {marker: quad / scale for marker, quad in found.items()}
 
     def _named(
         self,
@@ -301,6 +311,9 @@ class Scanner:
         start = clock()
         if known is None:
             markers, outlines = self._detect(image, game)
+        elif known.around == ():
+            # Nothing to search for: the markers are those kept.
+            markers, outlines = sorted(known.kept, key=lambda m: m.id), []
         else:
             markers, outlines = self._detect(image, game, known.around, known.scale)
             decoded = {m.id for m in markers}
@@ -319,6 +332,7 @@ class Scanner:
         readings = self._readings(image, boards, registration, correction, known)
         boards = [r.board for r in readings]
         read = [r.observation for r in readings]
+        waiting = tuple(r.board.layout.key for r in readings if r.observation.position is WAITING)
         mats = [o for o in read if o.game == "paintings" and o.kind == "player"]
         players = _merge_paintings(mats)
         if players:
@@ -355,6 +369,7 @@ class Scanner:
             colour_source,
             unread,
             tuple(readings),
+            waiting,
         )
 
     def _whole_frame_outlines(self, image: Image) -> list[NDArray[np.float64]]:
@@ -394,7 +409,23 @@ class Scanner:
         read side by side on as many cores as this process may use (OpenCV and numpy let go of
         the interpreter while they work), one after another on one."""
         holding = [_still_holds(known, b) for b in boards]
+        if known is not None and known.left:
+            holding = [
+                Reading(b, waiting(b.layout))
+                if held is None and b.layout.key in known.left
+                else held
+                for b, held in zip(boards, holding, strict=True)
+            ]
         unread = [b for b, held in zip(boards, holding, strict=True) if held is None]
+        if known is not None and known.most_reads is not None:
+            order = {key: at for at, key in enumerate(known.first)}
+            ranked = sorted(unread, key=lambda b: order.get(b.layout.key, len(order)))
+            left = {id(b) for b in ranked[known.most_reads :]}
+            holding = [
+                Reading(b, waiting(b.layout)) if id(b) in left else held
+                for b, held in zip(boards, holding, strict=True)
+            ]
+            unread = [b for b in unread if id(b) not in left]
         cores = self.cores or len(os.sched_getaffinity(0))
 
         def read(board: Sighting) -> Reading:
@@ -486,6 +517,25 @@ class Scanner:
         )
 
 
+# A board left waiting to be read (``Known.most_reads``) is observed with this position: nothing.
+WAITING: dict[str, Any] = {}
+
+
+def waiting(layout: Layout) -> BoardObservation:
+    """A board left to be read on a following frame: its problem says so, nothing read of it."""
+    shared = READERS[kind_of(layout)].shared
+    return BoardObservation(
+        layout.game,
+        None if shared else layout.seat,
+        (layout.key,),
+        WAITING,
+        0.0,
+        (f"board {layout.key}: not read yet",),
+        (),
+        "shared" if shared else "player",
+    )
+
+
 def _still_holds(known: Known | None, board: Sighting) -> Reading | None:
     """The board's reading from ``known`` where it still holds: the board seen by the same
     markers as when it was read (the pixels over it unchanged, they lie as they did); or, for a
@@ -539,24 +589,30 @@ def _merge_paintings(read: Sequence[BoardObservation]) -> list[BoardObservation]
     for obs in read:
         seats.setdefault(obs.player, []).append(obs)
     merged = []
-    for seat, mats in seats.items():
-        mats.sort(key=lambda m: int(m.position["painting"]))
+    for seat, every in seats.items():
+        # A mat waiting to be read (nothing read of it) makes its player's paintings not read
+        # yet: it stays among the player's boards, its problem with them.
+        waiting = sorted((m for m in every if m.position is WAITING), key=lambda m: m.boards)
+        mats = sorted(
+            (m for m in every if m.position is not WAITING),
+            key=lambda m: int(m.position["painting"]),
+        )
         numbers = {int(m.position["painting"]) for m in mats}
         # Paintings are made in order: a later painting's mat in view means every earlier one
         # is on the table too, its mat not found.
         unseen = tuple(
             f"painting {n}: its mat is not in view"
-            for n in range(1, max(numbers))
+            for n in range(1, max(numbers, default=0))
             if n not in numbers
         )
         merged.append(
             BoardObservation(
                 "paintings",
                 seat,
-                tuple(k for m in mats for k in m.boards),
+                tuple(k for m in (*mats, *waiting) for k in m.boards),
                 {"game": "paintings", "paintings": [m.position["cards"] for m in mats]},
-                min(m.confidence for m in mats),
-                unseen + tuple(p for m in mats for p in m.problems),
+                min(m.confidence for m in every),
+                unseen + tuple(p for m in (*mats, *waiting) for p in m.problems),
                 tuple(r for m in mats for r in m.components),
             )
         )

@@ -4,13 +4,13 @@ games, each game's events into a table of its own."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.cli.bench.cores import one_core
 from companion.cli.bench.progress import end_progress, progress_line
 from companion.cli.output import check_games, check_range, emit_json
 from companion.cli.render import parse_size
@@ -97,10 +97,9 @@ def run(args: argparse.Namespace) -> int:
     names = [game for game, _, _ in DEMO_GAMES]
     check_games(args.game, names)
     played = bench_games(args.players, args.game, args.turns)
-    # One core, as promised by the measurement: the loop and OpenCV's own threads share it.
-    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     refused: list[str] = []
-    with tempfile.TemporaryDirectory() as folder:
+    # One core, as promised by the measurement: the loop and OpenCV's own threads share it.
+    with one_core() as core, tempfile.TemporaryDirectory() as folder:
         tables = Tables(Path(folder))
         # As the demo does: a game played again replaces its table of the round before.
         rotation = Rotation(tables, len(played))
@@ -117,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         finally:
             tables.close()
     results["refused"] = refused
+    results["core"] = core
     end_progress()
     print_live_bench(results)
     return emit_json(results)
@@ -137,7 +137,8 @@ def print_live_bench(results: dict[str, Any]) -> None:
     """The benchmark's table for people, on standard error."""
     print(
         f"{results['frames']} frames ({results['video_seconds']} s of video at "
-        f"{results['video_fps']:g} fps, {results['size'][0]}x{results['size'][1]}), one core; "
+        f"{results['video_fps']:g} fps, {results['size'][0]}x{results['size'][1]}), one core "
+        f"(cpu {results['core']}); "
         f"load average {results['load_average'][0]} -> {results['load_average'][1]}",
         file=sys.stderr,
     )

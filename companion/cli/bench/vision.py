@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.cli.bench.cores import one_core
 from companion.cli.bench.progress import end_progress, progress_line
 from companion.cli.output import check_games, check_range, emit_json
 from companion.errors import AtelierError
@@ -141,8 +141,8 @@ def run(args: argparse.Namespace) -> int:
 
     # One core, as the targets are stated: the scan and OpenCV's own threads share it, and so
     # does the bare detection it is compared with (OpenCV's, with its default parameters).
-    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    results = run_vision_bench(games, levels, args.boards, seed, progress, families, args.split)
+    with one_core():
+        results = run_vision_bench(games, levels, args.boards, seed, progress, families, args.split)
     end_progress()
     print(
         f"{'difficulty':<10} {'game':<11} {'boards':>6} {'exact':>7} {'95 % interval':>15} "
