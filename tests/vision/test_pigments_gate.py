@@ -15,8 +15,8 @@ rate's 95 % Wilson interval, so that only a real loss fails):
 - Since chips are decided by the fitted chip model (whose train boards, 20000-21499, include
   these, half of them photographed more widely; the perturbed photos it never saw): 20, 19 and
   12.
-- Since the card places' labels are printed dark and an empty place clipped is known by its
-  label: 20, 19 and 15; 5 boards still have a place blown out (a glare over its label).
+- Since the card places' labels are printed in ink and an empty place clipped is known by its
+  label: 20, 19 and 20 (with the label printed mid grey, 15; 5 boards had a place blown out).
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ import pytest
 from tests.vision.gates import train_trials
 
 GATE_BOARDS = 20
-LEAST_EXACT = {"noise:12": 16, "noise:20": 15, "ev:+1": 11}
-BLOWN_OUT = "blown out by the light (at the sensor's limit)"
+LEAST_EXACT = {"noise:12": 16, "noise:20": 15, "ev:+1": 17}
 
 
 @pytest.mark.slow
@@ -38,6 +37,5 @@ def test_pigment_lab_boards_in_noise_and_bright_light_are_read_or_refused_never_
         exact = sum(t.outcome == "exact" for t in judged)
         assert exact >= LEAST_EXACT[family], (family, [(t.seed, t.problems[:2]) for t in judged])
     bright = trials["ev:+1"]
-    # Read slot by slot, never refused whole; a blown-out place says so.
+    # Read slot by slot, never refused whole.
     assert [t.seed for t in bright if any("overexposed (" in p for p in t.problems)] == []
-    assert len([t for t in bright if any(BLOWN_OUT in p for p in t.problems)]) >= 1

@@ -56,9 +56,11 @@ def test_an_empty_place_blown_out_is_read_empty_where_its_label_shows() -> None:
     assert (read["shade medium-1"].value, read["shade medium-1"].problem) == (None, None)
 
 
-def test_a_place_whose_label_is_lost_in_the_glare_is_refused_as_blown_out() -> None:
-    # Train seed 20032 at +1 EV: a glare over the empty medium places whites out their labels.
-    rendered, read = places(20032, "ev:+1")
-    assert [pan["shade"] for pan in rendered.position["pans"][1:3]] == [None, None]
-    for name in ("shade medium-1", "shade medium-2"):
+def test_a_place_whose_label_is_lost_in_the_paper_s_white_is_refused_as_blown_out() -> None:
+    # Train seed 20197 at +1 EV: a palette far off and blurred, its empty places' labels too
+    # thin there to stay below the sensor's limit. (With the label printed mid grey, train seed
+    # 20032's glare did as much; printed in ink, it shows through.)
+    rendered, read = places(20197, "ev:+1")
+    assert [pan["shade"] for pan in rendered.position["pans"]] == ["cream", None, "salmon", None]
+    for name in ("shade medium-1", "shade large"):
         assert read[name].problem == f"{name}: {BLOWN_OUT}", name

@@ -41,7 +41,7 @@ def _circle(region: Region) -> Circle:
 def _card_place(surface: Surface, region: Region, label: str) -> None:
     rect = _rect(region)
     surface.outline_rect(rect, "grey-60", LINE_MM)
-    surface.text(label, rect.centre, 4.0, "grey-40", rect.w - 6.0, bold=True)
+    surface.text(label, rect.centre, 4.0, "ink", rect.w - 6.0, bold=True)
 
 
 def canvas(surface: Surface, layout: Layout) -> None:

@@ -58,17 +58,17 @@ BARE_SHARE = 0.93
 # A place whose middle the sensor clipped beyond this share in every channel shows nothing of what
 # lies there but its printed marks: a pale card blown out looks like paper blown out. Its outline
 # is weak evidence (a clipped sky card under a white cup matched it 0.48, validation seed 60009 at
-# +1 EV); its dark label decides (LABEL_SHOWN).
+# +1 EV); there only the label can say the place is bare (LABEL_SHOWN).
 CLIPPED_MIDDLE = 0.5
 # A place more than this share of which the sensor clipped in every channel is not seen.
 BLOWN_OUT = 0.5
-# The place's label, printed dark so that it stays below the sensor's limit where the paper
-# clips, is looked for across the place's middle: a band this tall, clear of the outline,
-# compared pixel by pixel (both smoothed a little, against blur) with the print, within
-# MARKS_REACH_MM. On 200 train boards (seeds 20000-20199, hard, as rendered and at +1 EV), views
-# of a place holding a card (1,028, a hand or cup over some) matched the label at most 0.56, and
-# 76 % of the empty places clipped at +1 EV matched from LABEL_SHOWN up (the rest: a glare over
-# the label itself, or a blank white band).
+# The place's label, printed in ink so that it stays below the sensor's limit where the paper
+# clips (even under a glare that clips a mid grey), is looked for across the place's middle: a
+# band this tall, clear of the outline, compared pixel by pixel (both smoothed a little, against
+# blur) with the print, within MARKS_REACH_MM. On 200 train boards (seeds 20000-20199, hard, as
+# rendered and at +1 EV), the 777 views of a place holding a card (a hand or cup over some)
+# matched the label at most 0.56, and 94 % of the empty places clipped at +1 EV matched from
+# LABEL_SHOWN up (the rest: a glare over the label itself, or a blank white band).
 LABEL_BAND_MM = 9.0
 LABEL_INSET_MM = 2.5
 LABEL_SMOOTH_MM = 0.4
@@ -171,35 +171,37 @@ class ShadeCards:
         return None
 
     def _empty_place(self, ctx: BoardContext, print_: PlacePrint, rect: Rect, shift: Shift) -> bool:
-        """A card place is empty when its printed outline and label show (their edges, sought
-        a little around where the pan above puts it) and it is bare board. Both are judged on
-        the photo divided by its own smoothed brightness, so that a shadow across the place
-        changes neither: the print's thin lines stay, and paper in shadow is still paper, while
-        a card's dark marker or coloured swatch is not. Where the sensor clipped the paper, the
-        dark label itself must show (``label_shows``)."""
+        """A card place is empty when its label, printed across its middle, shows: a card, a cup
+        or a hand over the place hides it (``label_shows``). Else, where the label is hidden in
+        part, when its printed outline shows (its edges, sought a little around where the pan
+        above puts it) and it is bare board. Both are judged on the photo divided by its own
+        smoothed brightness, so that a shadow across the place changes neither: the print's
+        thin lines stay, and paper in shadow is still paper, while a card's dark marker or
+        coloured swatch is not."""
+        if label_shows(ctx, print_.label, rect, shift) >= LABEL_SHOWN:
+            return True
         ppm = ctx.face.ppm
         box = rect.inset(-PLACE_MARGIN_MM - MARKS_REACH_MM)
         seen = crop(ctx.face.image, Rect(box.x + shift[0], box.y + shift[1], box.w, box.h), ppm)
         inner = round((MARKS_REACH_MM + PLACE_MARGIN_MM + BARE_INSET * rect.w) * ppm)
         if min(seen.shape[:2]) <= 2 * inner:
             return False
+        # Every other pixel each way is plenty to tell what share of the place is bare. A pixel
+        # the sensor clipped in every channel is no evidence: a pale card's face blown out looks
+        # like paper blown out. With most of the middle clipped, only the label could have said
+        # the place is bare.
+        middle = (slice(inner, -inner, 2), slice(inner, -inner, 2))
+        pixels = seen[middle].reshape(-1, 3)
+        unclipped = ~np.all(pixels >= CLIPPED, axis=1)
+        if share(unclipped) < CLIPPED_MIDDLE:
+            return False
         relative = relative_brightness(grey_levels(seen), ppm)
         edges = mark_edges(relative, ppm)
         printed = print_.marks
         if edges.shape[0] < printed.shape[0] or edges.shape[1] < printed.shape[1]:
             return False
-        marks = float(match_scores(edges, printed).max())
-        if marks < MARKS_VISIBLE:
+        if float(match_scores(edges, printed).max()) < MARKS_VISIBLE:
             return False
-        # Every other pixel each way is plenty to tell what share of the place is bare. A pixel
-        # the sensor clipped in every channel is no evidence: a pale card's face blown out looks
-        # like paper blown out. With most of the middle clipped, only the label showing says the
-        # place is bare.
-        middle = (slice(inner, -inner, 2), slice(inner, -inner, 2))
-        pixels = seen[middle].reshape(-1, 3)
-        unclipped = ~np.all(pixels >= CLIPPED, axis=1)
-        if share(unclipped) < CLIPPED_MIDDLE:
-            return label_shows(ctx, print_.label, rect, shift) >= LABEL_SHOWN
         lab = lab_8bit(ctx.balance.apply(pixels[unclipped], rect.centre))
         paper_hue = np.hypot(lab[:, 1] - self.paper[1], lab[:, 2] - self.paper[2]) <= BARE_AB
         lit = relative[middle].reshape(-1)[unclipped] >= BARE_RELATIVE
