@@ -409,23 +409,14 @@ class Scanner:
         read side by side on as many cores as this process may use (OpenCV and numpy let go of
         the interpreter while they work), one after another on one."""
         holding = [_still_holds(known, b) for b in boards]
-        if known is not None and known.left:
-            holding = [
-                Reading(b, waiting(b.layout))
-                if held is None and b.layout.key in known.left
-                else held
-                for b, held in zip(boards, holding, strict=True)
-            ]
+        left = _left_waiting(
+            known, [b for b, held in zip(boards, holding, strict=True) if held is None]
+        )
+        holding = [
+            Reading(b, waiting(b.layout)) if id(b) in left else held
+            for b, held in zip(boards, holding, strict=True)
+        ]
         unread = [b for b, held in zip(boards, holding, strict=True) if held is None]
-        if known is not None and known.most_reads is not None:
-            order = {key: at for at, key in enumerate(known.first)}
-            ranked = sorted(unread, key=lambda b: order.get(b.layout.key, len(order)))
-            left = {id(b) for b in ranked[known.most_reads :]}
-            holding = [
-                Reading(b, waiting(b.layout)) if id(b) in left else held
-                for b, held in zip(boards, holding, strict=True)
-            ]
-            unread = [b for b in unread if id(b) not in left]
         cores = self.cores or len(os.sched_getaffinity(0))
 
         def read(board: Sighting) -> Reading:
@@ -534,6 +525,20 @@ def waiting(layout: Layout) -> BoardObservation:
         (),
         "shared" if shared else "player",
     )
+
+
+def _left_waiting(known: Known | None, unread: Sequence[Sighting]) -> set[int]:
+    """Of the boards to be read, those left waiting (by ``id``): the ones ``known`` names, and
+    those past its most reads (the ones it puts first read first)."""
+    if known is None:
+        return set()
+    left = {id(b) for b in unread if b.layout.key in known.left}
+    if known.most_reads is not None:
+        order = {key: at for at, key in enumerate(known.first)}
+        rest = [b for b in unread if id(b) not in left]
+        ranked = sorted(rest, key=lambda b: order.get(b.layout.key, len(order)))
+        left.update(id(b) for b in ranked[known.most_reads :])
+    return left
 
 
 def _still_holds(known: Known | None, board: Sighting) -> Reading | None:
