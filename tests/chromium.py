@@ -11,7 +11,7 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 ARGS = [
     "--headless",
@@ -43,3 +43,10 @@ def launched_chromium() -> Iterator[Browser]:
         browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
         yield browser
         browser.close()
+
+
+def choose_photo(page: Page, path: str) -> None:
+    """``path`` chosen as the scan page's photo, once the page listens for it (the input is off
+    until then: a file set earlier would be no change to anyone)."""
+    expect(page.locator("#photo")).to_be_enabled(timeout=WAIT_MS)
+    page.set_input_files("#photo", path)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.chromium import WAIT_MS
+from tests.chromium import WAIT_MS, choose_photo
 from tests.web.conftest import PLAYERS, SEAT
 from vision.photos import PhotoReader
 from web import create_app
@@ -76,7 +76,7 @@ def test_a_scan_from_a_phone_shows_on_another_screen_live(
     phone.goto(f"{server}/t/{table}/scan?token={token}")
     picture = tmp_path / "table.jpg"
     picture.write_bytes(photo["jpeg"])
-    phone.set_input_files("#photo", str(picture))
+    choose_photo(phone, str(picture))
     expect(phone.locator(f'.reading[data-seat="{SEAT}"] .total')).to_have_text(
         "11 points", timeout=WAIT_MS
     )
@@ -102,7 +102,7 @@ def test_a_scan_from_a_phone_shows_on_another_screen_live(
 
     # The player's view draws the board as last seen, with its components outlined.
     phone.goto(f"{server}/t/{table}/scan?token={token}")
-    phone.set_input_files("#photo", str(picture))
+    choose_photo(phone, str(picture))
     expect(total_of(watcher, SEAT)).to_have_text("11", timeout=WAIT_MS)
     player = browser.new_context().new_page()
     player.goto(f"{server}/t/{table}/seat/{SEAT}")

@@ -17,7 +17,7 @@ from companion.observation import BoardObservation
 from companion.positions import evaluate_document
 from companion.reading import PhotoReading
 from companion.samples import random_position
-from tests.chromium import WAIT_MS
+from tests.chromium import WAIT_MS, choose_photo
 from tests.web.page_checks import assert_no_overlaps, assert_no_raw_text
 from tests.web.test_picker import misread
 from tests.web.test_scoreboard import PHONE, TABLET, Server
@@ -68,7 +68,7 @@ def scan(phone: Page, server: Server, tmp_path: Path, board: BoardObservation) -
     # A new file each time: choosing the same file again is no change to the input.
     picture = tmp_path / f"board-{len(server.reader.photos)}.jpg"
     picture.write_bytes(b"a photo")
-    phone.set_input_files("#photo", str(picture))
+    choose_photo(phone, str(picture))
 
 
 @pytest.mark.slow  # two browser contexts through nine page loads: about 10 s

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Request, ViewportSize, expect
+from playwright.sync_api import Browser, Page, Request, Route, ViewportSize, expect
 
 from companion.observation import BoardObservation, ComponentRead
 from companion.positions import evaluate_document
 from companion.reading import PhotoReading
 from companion.samples import random_position
-from tests.chromium import WAIT_MS
+from tests.chromium import WAIT_MS, choose_photo
 from tests.web.fake_reader import FakeReader
 from tests.web.test_browser import call
 from tests.web.test_game_end import CONDITIONS
@@ -81,7 +81,7 @@ def scan_on_phone(
     page.goto(f"{url}/t/{made['id']}/scan?token={made['token']}")
     picture = tmp_path / "board.jpg"
     picture.write_bytes(b"a photo")
-    page.set_input_files("#photo", str(picture))
+    choose_photo(page, str(picture))
     expect(page.locator('.reading[data-seat="1"] h2')).to_have_text(
         "Ana's board: needs a look", timeout=WAIT_MS
     )
@@ -228,3 +228,31 @@ def test_a_pigment_lab_chip_is_picked_on_the_scan_page_and_the_seat_page(
         1, timeout=WAIT_MS
     )
     assert_readable(seat)
+
+
+def test_a_photo_cannot_be_chosen_before_the_scan_page_listens_for_it(
+    browser: Browser, fake_server: tuple[str, FakeReader], tmp_path: Path
+) -> None:
+    """On a slow phone the page shows before its script runs: a photo chosen then would be lost
+    without a word, so the button stays off until the script listens."""
+    url, reader = fake_server
+    made = call(f"{url}/api/tables", {"game": "colorfield", "players": TWO, "options": {}})
+    position = random_position("colorfield", random.Random(5))
+    reader.reading = PhotoReading(
+        (BoardObservation("colorfield", 1, ("colorfield/board/1",), position, 0.99, ()),), {}, 0.0
+    )
+    page = browser.new_context(viewport=PHONE).new_page()
+    held: list[Route] = []  # the script, held back until the test lets it through
+    page.route("**/static/scan.js*", lambda route: held.append(route))
+    page.goto(f"{url}/t/{made['id']}/scan?token={made['token']}", wait_until="commit")
+    expect(page.locator("#photo")).to_be_disabled()
+    expect(page.locator("label.file")).to_have_css("opacity", "0.5")
+    assert len(held) == 1
+    held[0].continue_()
+    picture = tmp_path / "board.jpg"
+    picture.write_bytes(b"a photo")
+    choose_photo(page, str(picture))
+    expect(page.locator("#status")).to_have_text(
+        "Scanned. Tap a piece the camera misread to correct it.", timeout=WAIT_MS
+    )
+    assert len(reader.photos) == 1

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from companion.observation import BoardObservation
 from companion.reading import PhotoReading
 from companion.table.store import BoardView
-from tests.chromium import WAIT_MS
+from tests.chromium import WAIT_MS, choose_photo
 from tests.web.page_checks import assert_contrast, assert_no_overlaps, assert_no_raw_text
 from tests.web.test_game_end import canvas, pigments_board
 from tests.web.test_scoreboard import PHONE, TABLET, Server
@@ -80,7 +80,7 @@ def test_every_page_reads_in_words_with_enough_contrast(
             412.0,
         )
         page.goto(f"{server.url}/t/{table}/scan?token={key}")
-        page.set_input_files("#photo", str(photo))
+        choose_photo(page, str(photo))
         expect(page.locator("#status")).to_have_text(
             "Scanned. Tap a piece the camera misread to correct it.", timeout=WAIT_MS
         )

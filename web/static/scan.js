@@ -65,7 +65,8 @@ content.catch((error) => {
   message.textContent = error.message;
 });
 
-document.getElementById("photo").addEventListener("change", async (changeEvent) => {
+const photo = document.getElementById("photo");
+photo.addEventListener("change", async (changeEvent) => {
   const file = changeEvent.target.files[0];
   if (!file) return;
   const form = new FormData();
@@ -90,3 +91,6 @@ document.getElementById("photo").addEventListener("change", async (changeEvent) 
   await named;
   renderBoards();
 });
+// The page is served with the photo input off: a photo chosen before this script listened would
+// be lost without a word on a slow phone.
+photo.disabled = false;
