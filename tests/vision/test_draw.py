@@ -14,6 +14,7 @@ from companion.games.pigments.model import Chip
 from vision.draw import draw_layout
 from vision.fiducials import ATELIER_DICTIONARY, MarkerDetector, predefined_dictionary
 from vision.images import Image
+from vision.layout.boards import CELL_DOT_MM
 from vision.layout.catalogue import GAMES, layouts
 from vision.layout.geometry import Circle, Hexagon, Rect, Triangle, bounds
 from vision.layout.inks import INKS
@@ -205,14 +206,15 @@ def test_pigment_wells_are_dark_slate_and_the_spill_tray_too() -> None:
     assert pixel(draw_layout(market, 6.0), (tray.x + 5.0, tray.y + 5.0), 6.0) == bgr("well")
 
 
-def test_isle_cells_are_outlines_only() -> None:
+def test_isle_cells_are_outlines_with_an_ink_dot_in_the_middle() -> None:
     sheet = by_key("isle/sheet/2")
     image = draw_layout(sheet, 6.0)
-    cells = [r.shape for r in sheet.regions]
+    cells = [r.shape for r in sheet.regions if r.role == "cell"]
     assert all(isinstance(c, Hexagon) for c in cells)
     for cell in cells:
         assert isinstance(cell, Hexagon)
-        assert pixel(image, (cell.cx, cell.cy), 6.0) == bgr("paper")
+        assert pixel(image, (cell.cx, cell.cy), 6.0) == bgr("ink")
+        assert pixel(image, (cell.cx + CELL_DOT_MM + 1.0, cell.cy), 6.0) == bgr("paper")
         top = cell.corners()[0]
         assert pixel(image, top, 6.0) != bgr("paper")
 

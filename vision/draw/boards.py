@@ -4,7 +4,7 @@ Lab palettes and market, and the colour reference card."""
 from __future__ import annotations
 
 from vision.draw.surface import Surface, is_dark
-from vision.layout.boards import CORNER_ZONE, key_label
+from vision.layout.boards import CELL_DOT_MM, CORNER_ZONE, key_label
 from vision.layout.geometry import Circle, Hexagon, Rect, bounds
 from vision.layout.inks import INKS
 from vision.layout.model import Layout, Region
@@ -81,14 +81,16 @@ def art_row(surface: Surface, layout: Layout) -> None:
 
 
 def isle_sheet(surface: Surface, layout: Layout) -> None:
-    """Thin light outlines only: the cells, and the pencil key with each colour's name beside
-    it, are coloured in by hand with pencils."""
+    """Thin light outlines, and an ink dot in the middle of each cell: the cells, and the pencil
+    key with each colour's name beside it, are coloured in by hand with pencils."""
     for region in layout.regions:
         assert isinstance(region.shape, Hexagon)
         surface.outline_polygon(region.shape.corners(), "grey-80", 0.3)
         if region.role == "key":
             label = key_label(region)
             surface.text(str(region.info["colour"]), label.centre, 2.5, "grey-60", label.w)
+        else:
+            surface.circle((region.shape.cx, region.shape.cy), CELL_DOT_MM, "ink", None)
     w, h = layout.size
     surface.text(f"Isle of Colors  seat {layout.seat}", (w / 2, h - 3.0), 2.5, "grey-60")
 

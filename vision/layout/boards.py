@@ -35,6 +35,10 @@ SLOT_RADIUS = 9.0  # chips are 16 mm across; the printed ring is 18 mm
 # The Isle sheet's pencil key: one hexagon per colour, coloured by the player at setup with each
 # of their pencils, so a reader learns what those pencils look like on this paper.
 KEY_RADIUS_MM = 6.0
+# Each cell's centre carries a printed ink dot: where it shows, the cell's middle is in plain view.
+# Ink stays below the sensor's limit where paper clips (overexposed, under a glare); a white cup
+# or hand over the cell clips as the paper does. Without the dot the two look alike.
+CELL_DOT_MM = 1.5  # radius
 KEY_PITCH_MM = 14.0  # between the centres of the two hexagons in one side column
 KEY_EDGE_MM = 12.0  # from the sheet's side edge to a key hexagon's centre
 KEY_LABEL = (11.0, 4.0)  # the box (w, h mm) a colour's name is printed in, beside its hexagon

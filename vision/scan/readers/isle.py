@@ -77,6 +77,12 @@ from vision.scan.readers.isle_bright import (
     known_white,
     unseen_strokes,
 )
+from vision.scan.readers.isle_dots import (
+    bare_where_seen,
+    dot_depths,
+    saturated_share,
+    without_dots,
+)
 from vision.scan.readers.isle_key import angle_deg, better_rows, pencils_from_cells, read_key
 from vision.scan.readers.isle_over import (
     LEAST_BARE,
@@ -502,6 +508,11 @@ def grid_alignment(
         if _moved(agreed[0], maps.centres) <= SETTLED_MM:
             break
     grid = np.asarray(cv2.warpPerspective(maps.grid, _scaled(total), edges.shape[::-1]), np.float32)
+    # The cells' dots are not aligned on either (their dark pixels' hue is the sensor's noise):
+    # where the coarse match puts them, with the reach of their blurred edges, they take no part
+    # in the fine one.
+    dots = cv2.warpPerspective(maps.dots.astype(np.uint8), _scaled(total), edges.shape[::-1])
+    edges = np.where(cv2.dilate(dots, disc(4 * EDGE_BLUR_MM)) > 0, np.float32(0.0), edges)
     for patches in (PATCHES, SMALLER_PATCHES):
         sources, targets = _patch_matches(edges, grid, SEARCH_MM[1], SHEET_PPM, patches)
         # As closely as the patches agree: a looser agreement, which blur may leave, also admits
@@ -1434,11 +1445,17 @@ class IsleReader(BoardReader):
             image, clipped = _warped(image, correction), _warped(clipped, correction)
             if face.seen_mask is not None:
                 seen = _warped(seen, correction)
+        # The dots are measured, then taken out: every other measure reads the cells as printed
+        # without them.
+        depth = dot_depths(image, maps)
+        image, clipped = without_dots(image, clipped, maps.dots)
         colour = None
         if ctx.balance.correction is not None:
             image, colour = calibrated(image, ctx.balance.correction)
         for cell, read in zip(
-            maps.cells, self._cells(maps, image, clipped > 0, seen > 0.999, colour), strict=True
+            maps.cells,
+            self._cells(maps, image, clipped > 0, seen > 0.999, colour, depth),
+            strict=True,
         ):
             ctx.record(read)
             if read.value is not None:
@@ -1446,9 +1463,16 @@ class IsleReader(BoardReader):
         return result
 
     def _cells(
-        self, maps: SheetMaps, image: Floats, clipped: Mask, seen: Mask, colour: Floats | None
+        self,
+        maps: SheetMaps,
+        image: Floats,
+        clipped: Mask,
+        seen: Mask,
+        colour: Floats | None,
+        depth: Floats,
     ) -> list[Read]:
-        """``colour``: the paper's colour at the reference card's light, in a calibrated photo."""
+        """``colour``: the paper's colour at the reference card's light, in a calibrated photo;
+        ``depth``: how clearly each cell's printed dot shows (``isle_dots``)."""
         light = paper_light(image, clipped, maps.margin & seen, maps.unprinted & seen)
         guessed = np.zeros(3, bool)  # channels of the white taken from the card
         if light is not None and colour is not None:
@@ -1623,7 +1647,7 @@ class IsleReader(BoardReader):
         under = covered_cells(
             things, reaching, rims, image, clipped, maps, reads, edges, outlined, smooth
         )
-        return [
+        found = [
             Read(place, None, 0.0, f"{place}: outside the photo")
             if not visible[k]
             else Read(place, None, 0.0, f"{place}: covered")
@@ -1631,6 +1655,8 @@ class IsleReader(BoardReader):
             else reads[k]
             for k, place in enumerate(maps.names)
         ]
+        # Last: whether the sheet shows its dots is judged on the cells still read bare.
+        return bare_where_seen(found, depth, saturated_share(over, owner, count))
 
 
 # The reader measures the paper's white itself, channel by channel where the sensor clips, and

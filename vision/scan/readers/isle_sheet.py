@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.layout.boards import key_label
+from vision.layout.boards import CELL_DOT_MM, key_label
 from vision.layout.geometry import Hexagon, Rect
 from vision.layout.model import QUIET_MM, Layout
 
@@ -29,6 +29,7 @@ LINE_SIDE_MM = 1.5
 LINE_SHARE, CLEAR_SHARE = 0.5, 0.05
 LINE_BLUR_MM = 2.0  # the line response: a pixel against the blurred shade around it
 KEY_CLEAR_MM = 3.0  # around the pencil key: a hand's strokes overshoot its hexagons
+DOT_BLUR_MM = 1.5  # beyond each cell's printed dot: the photo's blur, a grid lined up a little off
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class SheetMaps:
     # order, read as the cells are; empty for a sheet printed without a key.
     key_spots: tuple[tuple[NDArray[np.intp], NDArray[np.intp]], ...]
     key_area: Mask  # px the key and its labels print on, and the strokes overshooting them
+    dots: Mask  # px of the cells' printed dots, and the blur around them
 
 
 def _hexagons(layout: Layout) -> list[tuple[tuple[int, int], Hexagon]]:
@@ -191,7 +193,17 @@ def sheet_maps(layout: Layout) -> SheetMaps:
         _outline_samples(corners),
         tuple(_inner_spots(shape, hexagon) for hexagon, _ in key),
         ~keyless,
+        _dots(shape, centres),
     )
+
+
+def _dots(shape: tuple[int, int], centres: NDArray[np.float64]) -> Mask:
+    """The px of each cell's printed dot (``centres``: mm), and DOT_BLUR_MM around it."""
+    dots = np.zeros(shape, np.uint8)
+    radius = round((CELL_DOT_MM + DOT_BLUR_MM) * SHEET_PPM)
+    for cx, cy in centres:
+        cv2.circle(dots, (round(cx * SHEET_PPM), round(cy * SHEET_PPM)), radius, 1, -1)
+    return dots > 0
 
 
 def coarse(image: Floats) -> Floats:
