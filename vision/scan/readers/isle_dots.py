@@ -19,6 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.observation import ComponentRead as Read
+from vision.scan.colours import channel_sum
+from vision.scan.readers.isle_over import LEAST_BARE
 from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask, SheetMaps
 
 # Log units: how much darker than the paper just around it a cell's middle must show for its dot
@@ -26,11 +28,11 @@ from vision.scan.readers.isle_sheet import SHEET_PPM, Floats, Mask, SheetMaps
 # sensor noise, as the fitted models see them; 197 sheets read) printed without dots, 99.9 % of
 # the cells read bare showed less than 0.135 (a shadow's edge, a stray stroke) and none 0.17.
 DOT_SHOWS = 0.15
-# A sheet shows its dots when the median over its cells read bare (LEAST_BARE_CELLS at least)
-# reaches this. On the same boards printed without dots no sheet's median reached 0.08; printed
-# with them, all but five (far, blurred or overexposed: 0.02-0.13) reached 0.21.
+# A sheet shows its dots when the median over its cells read bare (LEAST_BARE at least, as the
+# sheet's bare cells are judged elsewhere) reaches this. On the same boards printed without dots
+# no sheet's median reached 0.08; printed with them, all but five (far, blurred or overexposed:
+# 0.02-0.13) reached 0.21.
 DOTS_PRINTED = 0.2
-LEAST_BARE_CELLS = 5
 # A cell this much clipped in every channel shows too little to be called bare by its colour.
 MOSTLY_CLIPPED = 0.5
 # Wider than the dot (3 mm across) as the photo blurs it: a closing with it fills the dot in.
@@ -44,12 +46,12 @@ def dot_depths(image: Floats, maps: SheetMaps) -> Floats:
     units, 0 where it shows none), where it shows darkest within 1 mm of where it should be
     (``image``: the sheet, lined up on its grid). Against the paper just around it, not the
     cell's: a shadow's edge across a cell darkens its middle as much as a faint dot."""
-    grey = image[:, :, 0] + image[:, :, 1] + image[:, :, 2]  # faster than a sum over axis 2
+    h, w = image.shape[:2]
+    grey = channel_sum(image.reshape(-1, 3)).reshape(h, w)
     # The paper as if nothing small and dark were printed on it: a closing wider than the dot.
     around = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, DOT_FILLED)
     # Means over 3 x 3 px, about the dot's size (sensor noise averages out), at the 3 x 3 px
     # about where each dot should be.
-    h, w = grey.shape
     xs = np.round(maps.centres[:, 0] * SHEET_PPM).astype(np.intp)[:, None] + NEAR[None, :, 1]
     ys = np.round(maps.centres[:, 1] * SHEET_PPM).astype(np.intp)[:, None] + NEAR[None, :, 0]
     xs, ys = np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1)
@@ -81,7 +83,7 @@ def saturated_share(over: Mask, owner: NDArray[np.intp], count: int) -> Floats:
 def dots_show(reads: list[Read], depth: Floats) -> bool:
     """Whether the sheet shows its printed dots: on the cells read bare, as a rule."""
     bare = [k for k, read in enumerate(reads) if read.value is None and not read.problem]
-    return len(bare) >= LEAST_BARE_CELLS and float(np.median(depth[bare])) >= DOTS_PRINTED
+    return len(bare) >= LEAST_BARE and float(np.median(depth[bare])) >= DOTS_PRINTED
 
 
 def bare_where_seen(reads: list[Read], depth: Floats, saturated: Floats) -> list[Read]:
