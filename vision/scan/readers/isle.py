@@ -1036,14 +1036,23 @@ NEIGHBOURS = tuple(
 def unknown_neighbour(read: Read, known: Sequence[bool]) -> Read:
     """``read``, unless it names a pencil with a neighbour in hue that the sheet does not show
     (``known``: per pencil, its key measured or cells of it clearly inked): a player's own
-    pencil of that colour may look like the one read."""
+    pencil of that colour may look like the one read. So too where the sheet shows nowhere the
+    pencil read, and it has a neighbour in hue: that neighbour's own pencil, a shade towards it,
+    may be what looks like it."""
     if read.value is None or read.problem:
         return read
     named = PENCILS.index(str(read.value))
-    hidden = [p for k, p in enumerate(PENCILS) if NEIGHBOURS[named][k] and not known[k]]
-    if not hidden:
+    neighbours = [p for k, p in enumerate(PENCILS) if NEIGHBOURS[named][k]]
+    hidden = [p for p in neighbours if not known[PENCILS.index(p)]]
+    if hidden:
+        why = f"{read.component}: {read.value}, unless a {hidden[0]} pencil looks like it (no key)"
+    elif neighbours and not known[named]:
+        why = (
+            f"{read.component}: {read.value}, unless a {neighbours[0]} pencil looks like it "
+            f"(no {read.value} shown)"
+        )
+    else:
         return read
-    why = f"{read.component}: {read.value}, unless a {hidden[0]} pencil looks like it (no key)"
     return Read(read.component, None, 0.0, why)
 
 
