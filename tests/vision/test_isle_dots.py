@@ -162,4 +162,5 @@ def test_a_white_cup_clipped_over_a_blue_cell_is_never_read_bare() -> None:
     board, image = perturbed(renderer, rendered, FAMILIES["ev:+1"])
     trial = judge(scanner, board, image, MarkerDetector(predefined_dictionary(ATELIER_DICTIONARY)))
     assert trial.outcome != "confident-wrong"
-    assert "cell (2,9): hidden by glare" in trial.problems
+    # Refused: hidden by glare where its dot does not show, or taken for covered by the model.
+    assert any(problem.startswith("cell (2,9): ") for problem in trial.problems)

@@ -176,6 +176,14 @@ def test_a_pencil_read_beside_a_neighbour_the_sheet_does_not_show_is_refused() -
     refused = unknown_neighbour(brown, no_red)
     assert (refused.value, refused.confidence) == (None, 0.0)
     assert refused.problem == "cell (1,1): brown, unless a red pencil looks like it (no key)"
+    # Nor is brown read where the sheet shows no brown (its key hidden, no cell of it clearly
+    # inked): a player's red or green a shade towards brown may be what looks like it.
+    no_brown = [True, True, False, True]
+    refused = unknown_neighbour(brown, no_brown)
+    assert (refused.value, refused.confidence) == (None, 0.0)
+    assert (
+        refused.problem == "cell (1,1): brown, unless a green pencil looks like it (no brown shown)"
+    )
     # Blue has no neighbour to be taken for; bare paper and refusals stay as they are.
     blue = Read("cell (1,2)", "blue", 0.97)
     bare = Read("cell (1,3)", None, 0.95)

@@ -4,9 +4,7 @@ that looks like a pencil, or like paper, included)."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
-from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -30,27 +28,17 @@ from vision.scan.readers.isle import (
     BOUNDED_WEIGHT,
     BRIGHTEST_CELL,
     CLIPPED,
-    LIFTED_CLEARLY,
-    NEAR_CLEARLY,
-    OUTLINED_BRIGHTEST,
     PAPER,
     PENCILS,
     SHADED_CELL,
-    WORST_FIT,
-    CellFit,
     IsleReader,
     PaperMap,
     _agreeing,
-    edges_shown,
-    edges_unhidden,
-    fit_cells,
     grid_alignment,
     hue_misfit,
-    judge,
     outlined_cells,
     paper_light,
     paper_map,
-    unsure_white,
 )
 from vision.scan.readers.isle_dots import without_dots
 from vision.scan.readers.isle_over import (
@@ -69,7 +57,6 @@ from vision.scan.readers.isle_over import (
     _shadow_shows_grid,
     covered_cells,
     covering,
-    outline_contrast,
     pixels_per_cell,
     smooth_blobs,
     smooth_objects,
@@ -418,357 +405,6 @@ def test_bare_cells_tinted_by_blur_beside_a_hand_are_read_bare(
     assert next(c for c in board.components if c.component == "cell (2,1)").value == "brown"
 
 
-def test_a_reading_that_a_lower_white_changes_is_ambiguous() -> None:
-    read = Read("cell (1,1)", "green", 0.9)
-    assert unsure_white(read, Read("cell (1,1)", "green", 0.8)) == read
-    assert unsure_white(read, Read("cell (1,1)", None, 0.9)).problem == (
-        "cell (1,1): ambiguous green/paper"
-    )
-    assert unsure_white(read, Read("cell (1,1)", "blue", 0.9)).problem == (
-        "cell (1,1): ambiguous green/blue"
-    )
-    # Refused with the lower white, the cell names nothing else: the reading stands.
-    unsure = Read("cell (1,1)", None, 0.0, "cell (1,1): ambiguous green/brown")
-    assert unsure_white(read, unsure) == read
-    refused = Read("cell (1,1)", None, 0.0, "cell (1,1): covered")
-    assert unsure_white(refused, Read("cell (1,1)", "red", 0.9)) == refused
-
-
-def one_cell_fit(ink: float, misfit: float) -> CellFit:
-    def per_pencil(value: float) -> np.ndarray:
-        return np.full((4, 1), value, np.float32)
-
-    return CellFit(
-        per_pencil(ink),
-        per_pencil(0.0),
-        per_pencil(1.0),
-        per_pencil(misfit),
-        per_pencil(0.0),
-        per_pencil(misfit),
-        per_pencil(0.0),
-        per_pencil(misfit),
-    )
-
-
-def test_a_cell_far_brighter_than_the_paper_around_is_not_called_bare() -> None:
-    # No ink at all, but brighter than the paper around could be lit: the paper's white there
-    # is wrong, and a pencil could hide in the difference.
-    assert judge("cell (2,2)", one_cell_fit(-0.6, 0.8), 0).problem == (
-        "cell (2,2): unclear, brighter than the paper around"
-    )
-    assert judge("cell (2,2)", one_cell_fit(-0.02, 1e-4), 0) == Read("cell (2,2)", None, 0.99)
-
-
-def test_a_cell_with_no_ink_that_paper_fits_poorly_is_not_called_bare() -> None:
-    # A green cell where the paper's white is guessed far too dark: along every pencil its ink
-    # comes out negative, and paper lit as brightly as allowed explains it poorly.
-    at_the_limit = dataclasses.replace(
-        one_cell_fit(-0.2, 0.2), light=np.full((4, 1), BRIGHTEST_CELL, np.float32)
-    )
-    assert judge("cell (2,2)", at_the_limit, 0).problem == (
-        "cell (2,2): covered, or unclear (paper fits poorly)"
-    )
-    # Not at that limit (all its channels clipped, its light unknown), with no ink to speak of,
-    # or explained by paper, it is bare.
-    assert judge("cell (2,2)", one_cell_fit(-0.2, 0.2), 0) == Read("cell (2,2)", None, 0.99)
-    no_ink = dataclasses.replace(at_the_limit, ink=np.full((4, 1), -0.01, np.float32))
-    assert judge("cell (2,2)", no_ink, 0) == Read("cell (2,2)", None, 0.99)
-    fits = dataclasses.replace(at_the_limit, misfit=np.full((4, 1), 1e-3, np.float32))
-    assert judge("cell (2,2)", fits, 0) == Read("cell (2,2)", None, 0.99)
-
-
-def test_a_faint_tint_over_a_few_pixels_of_a_cell_in_plain_view_is_bare_paper() -> None:
-    # A neighbour's colour blurred into a bare cell: 13 % of its pixels inked, faintly, and
-    # paper with a faint pencil explains it. Its outline showing and nothing found near it or
-    # over it, it is bare paper (hatching in plain view is inked all over); else it is unclear.
-    faint = dataclasses.replace(one_cell_fit(0.05, 0.002), inked=np.full((4, 1), 0.13, np.float32))
-    unclear = "cell (2,2): unclear, faint"
-    assert (judge("cell (2,2)", faint, 0).problem or "").startswith(unclear)
-    assert (judge("cell (2,2)", faint, 0, outlined=True).problem or "").startswith(unclear)
-    assert judge("cell (2,2)", faint, 0, outlined=True, alone=True) == Read(
-        "cell (2,2)", None, 0.75
-    )
-    # Not so with more of it inked, more ink, or fitted poorly (lit unlike the paper around).
-    for changed in (
-        dataclasses.replace(faint, inked=np.full((4, 1), 0.2, np.float32)),
-        dataclasses.replace(faint, ink=np.full((4, 1), 0.1, np.float32)),
-        dataclasses.replace(faint, misfit=np.full((4, 1), 0.1, np.float32)),
-    ):
-        read = judge("cell (2,2)", changed, 0, outlined=True, alone=True)
-        assert (read.problem or "").startswith(unclear)
-
-
-def lit_fit(light: float) -> CellFit:
-    """One cell hatched green, clearly, lit ``light`` times its paper."""
-
-    def per_pencil(*values: float) -> np.ndarray:
-        return np.array(values, np.float32)[:, None]
-
-    return CellFit(
-        per_pencil(0.8, 0.8, 0.8, 0.8),
-        per_pencil(1.0, 1.0, 1.0, 1.0),
-        per_pencil(light, light, light, light),
-        per_pencil(1e-4, 1e-2, 1e-2, 1e-2),
-        per_pencil(1.0, 1.0, 1.0, 1.0),
-        per_pencil(1e-5, 1e-3, 1e-3, 1e-3),
-        per_pencil(1e-5, 1e-5, 1e-5, 1e-5),
-        per_pencil(1e-3, 1e-3, 1e-3, 1e-3),
-    )
-
-
-@pytest.mark.parametrize(
-    "light, problem",
-    [
-        (0.5, "cell (2,2): in deep shadow or covered"),
-        (1.6, "cell (2,2): lit beyond the paper around, or covered"),
-    ],
-)
-def test_a_cell_lit_unlike_its_paper_is_read_only_when_its_outline_shows(
-    light: float, problem: str
-) -> None:
-    # A shadow darkens outline and paper alike; a cup or a hand over the cell hides the outline.
-    assert judge("cell (2,2)", lit_fit(light), 0).problem == problem
-    assert judge("cell (2,2)", lit_fit(light), 0, outlined=True) == Read(
-        "cell (2,2)", "green", 0.978
-    )
-    assert judge("cell (2,2)", lit_fit(1.0), 0) == Read("cell (2,2)", "green", 0.978)
-
-
-def test_a_dark_cell_inked_through_clear_of_things_is_read_without_its_outline() -> None:
-    # Nothing found lies over it, and green fits it well all over: it lies in a shadow.
-    assert judge("cell (2,2)", lit_fit(0.5), 0, clear=True) == Read("cell (2,2)", "green", 0.978)
-    # A tenth of it not inked, or green fitting it poorly: it may lie under something not found.
-    shaded = "cell (2,2): in deep shadow or covered"
-    tenth_bare = dataclasses.replace(lit_fit(0.5), inked=np.full((4, 1), 0.9, np.float32))
-    assert judge("cell (2,2)", tenth_bare, 0, clear=True).problem == shaded
-    poorly = np.array([[2e-2], [0.5], [0.5], [0.5]], np.float32)
-    fits_poorly = dataclasses.replace(lit_fit(0.5), misfit=poorly)
-    assert judge("cell (2,2)", fits_poorly, 0, clear=True).problem == shaded
-    # Lit beyond its paper, it is still refused: a shadow only darkens.
-    assert judge("cell (2,2)", lit_fit(1.6), 0, clear=True).problem == (
-        "cell (2,2): lit beyond the paper around, or covered"
-    )
-
-
-def test_a_cell_lit_as_the_paper_nearby_allows_is_read_without_its_outline() -> None:
-    # Where the paper's white is a guess, a shadow's edge may pass between a cell and it.
-    assert judge("cell (2,2)", lit_fit(0.5), 0, lit=(0.3, 1.5)) == Read(
-        "cell (2,2)", "green", 0.978
-    )
-    assert judge("cell (2,2)", lit_fit(1.4), 0, lit=(0.3, 1.5)) == Read(
-        "cell (2,2)", "green", 0.978
-    )
-    assert judge("cell (2,2)", lit_fit(1.6), 0, lit=(0.3, 1.5)).problem == (
-        "cell (2,2): lit beyond the paper around, or covered"
-    )
-
-
-def uneven_fit(evenness: float) -> CellFit:
-    """One cell hatched green, clearly, its least inked third ``evenness`` of its most."""
-    fit = lit_fit(1.0)
-    return dataclasses.replace(fit, evenness=np.full((4, 1), evenness, np.float32))
-
-
-def test_a_cell_inked_unevenly_is_read_only_where_its_outline_shows_and_nothing_is_near() -> None:
-    # Strokes skipped or lifted early leave a third less inked; the edge of a hand across a
-    # bare cell leaves a third bare.
-    partly = "cell (2,2): covered, or coloured only in part"
-    assert judge("cell (2,2)", uneven_fit(0.3), 0).problem == partly
-    assert judge("cell (2,2)", uneven_fit(0.3), 0, outlined=True).problem == partly
-    assert judge("cell (2,2)", uneven_fit(0.3), 0, outlined=True, alone=True) == Read(
-        "cell (2,2)", "green", 0.978
-    )
-    assert judge("cell (2,2)", uneven_fit(0.1), 0, outlined=True, alone=True).problem == partly
-
-
-def tinted_fit(ink: float, inked: float) -> CellFit:
-    """One cell fitted best as red, ``ink`` its mean pressure, ``inked`` its share of pixels
-    with a stroke's pressure."""
-    fit = lit_fit(1.0)
-    return dataclasses.replace(
-        fit, ink=np.full((4, 1), ink, np.float32), inked=np.full((4, 1), inked, np.float32)
-    )
-
-
-def test_a_tint_without_strokes_is_bare_paper() -> None:
-    # Over 300 hard renders, no cell hatched in plain view had fewer than 39 % of its pixels
-    # inked; bare cells tinted by a neighbour's blurred colour have none.
-    # As sure as it is free of strokes: a tint with none is as surely bare as paper gets.
-    assert judge("cell (2,2)", tinted_fit(0.13, 0.0), 0) == Read("cell (2,2)", None, 0.99)
-    assert judge("cell (2,2)", tinted_fit(0.13, 0.04), 0) == Read("cell (2,2)", None, 0.75)
-    assert judge("cell (2,2)", tinted_fit(0.13, 0.08), 0) == Read("cell (2,2)", None, 0.5)
-    # Hardly any ink: bare, as sure as its ink is slight, or as free of strokes.
-    assert judge("cell (2,2)", tinted_fit(0.05, 0.06), 0) == Read("cell (2,2)", None, 0.75)
-    assert judge("cell (2,2)", tinted_fit(0.05, 0.0), 0) == Read("cell (2,2)", None, 0.99)
-    # Strokes, however few, or more ink than a tint: not bare.
-    assert judge("cell (2,2)", tinted_fit(0.13, 0.2), 0).problem == (
-        "cell (2,2): unclear, faint green (20% inked)"
-    )
-    assert judge("cell (2,2)", tinted_fit(0.16, 0.0), 0).problem == (
-        "cell (2,2): unclear, faint green (0% inked)"
-    )
-
-
-def test_a_faint_tint_that_its_pencil_fits_closely_is_bare_where_every_edge_shows() -> None:
-    # Faint, and a fifth of it inked: refused, for a hatched cell under something not found
-    # shows as little.
-    faint = "cell (2,2): unclear, faint green (20% inked)"
-    tint = tinted_fit(0.13, 0.2)
-    assert judge("cell (2,2)", tint, 0, clear=True).problem == faint
-    # Every edge shows as bare paper's do and nothing found lies over it: a thing over the cell
-    # would hide the edges it lies over, so the tint is light, as surely bare as green fits it
-    # closely (a third of the limit is 5e-3).
-    assert judge("cell (2,2)", tint, 0, clear=True, tinted=True) == Read("cell (2,2)", None, 0.99)
-    closely = dataclasses.replace(tint, misfit=np.array([[3e-3], [1.0], [1.0], [1.0]], np.float32))
-    assert judge("cell (2,2)", closely, 0, clear=True, tinted=True) == Read("cell (2,2)", None, 0.7)
-    # Its pencil fitting it less closely than a third of the limit: a colour mixed in.
-    loosely = dataclasses.replace(tint, misfit=np.array([[6e-3], [1.0], [1.0], [1.0]], np.float32))
-    assert judge("cell (2,2)", loosely, 0, clear=True, tinted=True).problem == faint
-    # Inked as hatching is: not a tint, whatever its edges show.
-    assert judge("cell (2,2)", lit_fit(1.0), 0, clear=True, tinted=True) == Read(
-        "cell (2,2)", "green", 0.978
-    )
-
-
-@pytest.mark.parametrize(
-    "shows, value, typical, share",
-    [
-        # Every edge as clear as half of how the bare cells show their outlines: a faint tint
-        # there is light, not something over the cell.
-        (edges_shown, None, 0.02, 0.5),
-        # Every edge a quarter as clear as the pencils' cells show theirs: a hand or a cup over
-        # part of a cell hides the edges it lies over, so the faintest tells.
-        (edges_unhidden, "red", 0.04, 0.25),
-    ],
-)
-def test_every_edge_shows_when_a_share_as_clear_as_the_outlines_of_cells_read_alike(
-    shows: Callable[[np.ndarray, np.ndarray, list[Read]], np.ndarray],
-    value: str | None,
-    typical: float,
-    share: float,
-) -> None:
-    alike = [Read(f"cell (0,{i})", value, 0.9) for i in range(5)]
-    refused = [Read("cell (1,0)", None, 0.0, "cell (1,0): covered, or coloured only in part")]
-    # The cells read alike show their outlines ``typical`` (the median over their edges).
-    edges = np.full((6, 6), typical, np.float32)
-    edges[5] = [1.5 * typical] * 5 + [0.9 * share * typical]
-    assert shows(edges, outline_contrast(edges), alike + refused).tolist() == [True] * 5 + [False]
-    edges[5, 5] = 1.1 * share * typical
-    assert shows(edges, outline_contrast(edges), alike + refused).tolist() == [True] * 6
-    # Too few cells read alike to say how clearly their outlines show.
-    assert not shows(edges[2:], outline_contrast(edges[2:]), alike[2:] + refused).any()
-
-
-def test_a_pencil_must_fit_as_clearly_better_than_the_next_as_asked() -> None:
-    assert judge("cell (2,2)", lit_fit(1.0), 0, clearly=50.0).problem == (
-        "cell (2,2): ambiguous green/blue"
-    )
-
-
-def red_cell_fit(
-    light: float,
-    misfit: tuple[float, float],
-    mean_misfit: tuple[float, float],
-    hue: tuple[float, float, float, float] = (1e-3, 1e-3, 1e-3, 1e-3),
-    inked: float = 1.0,
-) -> CellFit:
-    """One cell hatched red, lit ``light`` against its paper: brown and red misfit it by
-    ``misfit``, its mean colour lies ``mean_misfit`` off their lines, 1e-3 of which the scatter
-    explains (green and blue far off both ways); its pixels' hue misfits every pencil by ``hue``;
-    ``inked``: the share of its pixels inked."""
-
-    def per_pencil(*values: float) -> np.ndarray:
-        return np.array(values, np.float32)[:, None]
-
-    return CellFit(
-        per_pencil(0.6, 0.6, 0.6, 0.6),
-        per_pencil(inked, inked, inked, inked),
-        per_pencil(light, light, light, light),
-        per_pencil(0.5, 0.5, *misfit),
-        per_pencil(1.0, 1.0, 1.0, 1.0),
-        per_pencil(0.3, 0.3, *mean_misfit),
-        per_pencil(1e-3, 1e-3, 1e-3, 1e-3),
-        per_pencil(*hue),
-    )
-
-
-def red_fit(red: float, brown: float) -> CellFit:
-    """One cell hatched red in plain view, red misfitting it by ``red`` and brown by ``brown``."""
-    return red_cell_fit(1.0, (brown, red), (0.3, 1e-4))
-
-
-def test_a_pencil_fitting_a_little_worse_than_the_limit_is_named_only_far_best() -> None:
-    # Red misfits 0.02 (the limit is 0.015), brown 0.12: six times worse. Named.
-    assert judge("cell (2,2)", red_fit(0.02, 0.12), 0) == Read("cell (2,2)", "red", 0.874)
-    # Brown only three times worse, or red misfitting 0.025: no pencil.
-    poorly = "cell (2,2): covered, or no pencil (red fits poorly)"
-    assert judge("cell (2,2)", red_fit(0.02, 0.06), 0).problem == poorly
-    assert judge("cell (2,2)", red_fit(0.025, 0.3), 0).problem == poorly
-
-
-def judged_by_hue(
-    misfit: tuple[float, float], hue: tuple[float, float, float, float] = (1e-3,) * 4
-) -> Read:
-    """Cell (2,2), hatched red in plain view, judged: brown and red misfit it by ``misfit``, its
-    pixels' hue misfits every pencil by ``hue``."""
-    return judge("cell (2,2)", red_cell_fit(1.0, misfit, (0.3, 1e-4), hue), 0)
-
-
-def test_two_pencils_fitting_a_cell_alike_are_told_apart_by_its_hue_alone() -> None:
-    # Red fits only 1.2 times better than brown: alike, by the pixels' colour.
-    alike = (1.2e-2, 1e-2)
-    assert judged_by_hue(alike).problem == "cell (2,2): ambiguous red/brown"
-    # The hue fits red 17.5 times better than any other pencil, or 13.6 times: red.
-    assert judged_by_hue(alike, (0.3, 0.3, 1e-3, 1e-5)) == Read("cell (2,2)", "red", 0.657)
-    assert judged_by_hue(alike, (0.3, 0.3, 7e-4, 5e-6)) == Read("cell (2,2)", "red", 0.56)
-    # Only 11.8 times better, or naming neither of the two that fit alike: still ambiguous.
-    for unclear in [(0.3, 0.3, 6e-4, 5e-6), (1e-5, 0.3, 1e-3, 1e-3)]:
-        assert judged_by_hue(alike, unclear).problem == "cell (2,2): ambiguous red/brown"
-
-
-def test_a_pencil_fitting_better_is_overruled_by_a_hue_naming_the_other_of_the_two() -> None:
-    # Brown fits 1.6 times better than red: named brown, on the pixels' colour alone.
-    narrowly = (1.0e-2, 1.6e-2)
-    assert judged_by_hue(narrowly) == Read("cell (2,2)", "brown", 0.528)
-    # The hue fits red 17.5 times better than any other pencil: the light bent the fit; red.
-    hue = (0.3, 0.3, 1e-3, 1e-5)
-    assert judged_by_hue(narrowly, hue) == Read("cell (2,2)", "red", 0.657)
-    # A hue agreeing with the fit leaves it as it was.
-    agreeing = (0.3, 0.3, 1e-5, 1e-3)
-    assert judged_by_hue(narrowly, agreeing) == Read("cell (2,2)", "brown", 0.528)
-    # Brown fitting 12 times better holds, whatever the hue.
-    assert judged_by_hue((1.0e-3, 1.4e-2), hue).value == "brown"
-
-
-def test_a_cell_no_pencil_fits_is_named_by_its_hue_only_where_nothing_mixes_with_it() -> None:
-    # Across a shadow's sharp edge no pencil fits: red misfits it twice the limit, brown as much.
-    poorly = (3.0e-2, 2.9e-2)
-    hue = (0.3, 0.3, 1e-3, 1e-5)  # red's 17.5 times better than any other pencil's
-    fit = red_cell_fit(1.0, poorly, (0.3, 1e-4), hue)
-    refused = "cell (2,2): covered, or no pencil (red fits poorly)"
-    assert judge("cell (2,2)", fit, 0).problem == refused
-    # Its outline shows, so nothing over it mixes with its pencil: its hue names it.
-    named = Read("cell (2,2)", "red", 0.657)
-    assert judge("cell (2,2)", fit, 0, outlined=True) == named
-    # Its outline lost, but clear of everything found over the sheet and inked through: hatched
-    # all over, so nothing over it mixes with its pencil either.
-    assert judge("cell (2,2)", fit, 0, clear=True) == named
-    # A tenth of it not inked, lit darker than its paper: a side may be under something dark
-    # not found (a cup's side), which leaves the hue of the pencil beside it.
-    tenth_bare = red_cell_fit(0.9, poorly, (0.3, 1e-4), hue, inked=0.9)
-    assert judge("cell (2,2)", tenth_bare, 0, clear=True).problem == refused
-    # Lit as brightly as its paper or more, clear of everything found: no dark thing lies over
-    # it, and the light bends the fit (the paper's white measured in a shadow beside it).
-    for light in (1.0, BRIGHTEST_CELL):
-        bright = red_cell_fit(light, poorly, (0.3, 1e-4), hue, inked=0.9)
-        assert judge("cell (2,2)", bright, 0, clear=True) == named
-        assert judge("cell (2,2)", bright, 0).problem == refused
-    # A hue only 11.8 times better, or naming neither pencil fitted best, names nothing.
-    for unclear in [(0.3, 0.3, 6e-4, 5e-6), (1e-5, 0.3, 1e-3, 1e-3)]:
-        fit = red_cell_fit(1.0, poorly, (0.3, 1e-4), unclear)
-        assert judge("cell (2,2)", fit, 0, outlined=True).problem == refused
-
-
 def shaded_cell(pencil: str) -> tuple[np.ndarray, ...]:
     """The pixels of one cell hatched in ``pencil`` (9 x 9, strokes of pressure 0.8 and 0.3
     over paper 0.97 times as bright as the paper's white), its left four columns in a hand's
@@ -789,18 +425,6 @@ def shaded_cell(pencil: str) -> tuple[np.ndarray, ...]:
     )
 
 
-def test_a_red_cell_across_a_shadows_sharp_edge_is_named_by_its_hue() -> None:
-    pixels, white, owner, offsets = shaded_cell("red")
-    brightest = np.full(81, BRIGHTEST_CELL, np.float32)
-    fit = fit_cells(pixels, pixels < 0, white, owner, offsets, 1, np.ones(3, np.float32), brightest)
-    # No plane of light follows the edge: by their colour, red fits the pixels under 2.5 times
-    # better than brown, not clearly enough beside a hand...
-    red, brown = (PENCILS.index(p) for p in ("red", "brown"))
-    assert fit.misfit[brown, 0] < NEAR_CLEARLY * fit.misfit[red, 0]
-    # ...but their hue, which the shadow leaves, is red's.
-    assert judge("cell (2,2)", fit, 0, clearly=NEAR_CLEARLY).value == "red"
-
-
 def test_a_pencils_hue_is_fitted_only_the_way_its_strokes_darken() -> None:
     # Brown and blue darken the paper's hue in nearly opposite ways: a brown cell's hue lies on
     # blue's line, but on the side no stroke of blue reaches.
@@ -808,61 +432,6 @@ def test_a_pencils_hue_is_fitted_only_the_way_its_strokes_darken() -> None:
     misfit = hue_misfit(pixels, pixels < 0, white, owner, 1)[:, 0]
     brown, blue = (PENCILS.index(p) for p in ("brown", "blue"))
     assert misfit[blue] > 50.0 * misfit[brown]
-
-
-def test_a_red_cell_lit_beyond_its_paper_is_fitted_as_brightly_as_its_clipped_red_shows() -> None:
-    # A red cell lit 1.4 times as brightly as the paper's white there (its outline shows: the
-    # white, a shadow's nearby, is off), its red clipped on every pixel: blue and green, which
-    # red absorbs alike, cannot tell its light from its ink.
-    ys, xs = (axis.ravel() for axis in np.mgrid[0:9, 0:9].astype(np.float32))
-    white = np.tile(np.array([135.0, 180.0, 217.0], np.float32), (81, 1))
-    pressure = np.where((xs + ys) % 3 < 2, 0.8, 0.3)[:, None]
-    pixels = np.minimum(1.4 * white * (1.0 - pressure * ABSORB[PENCILS.index("red")]), 255.0)
-    pixels = np.asarray(
-        pixels + np.random.default_rng(1).normal(0.0, 2.0, pixels.shape), np.float32
-    )
-    offsets = np.asarray(np.stack([xs - 4.0, ys - 4.0], axis=1) / 4.0, np.float32)
-    clipped = pixels >= CLIPPED
-    assert clipped[:, 2].all()
-    brightest = np.full(81, OUTLINED_BRIGHTEST, np.float32)
-    args = (pixels, clipped, white, np.zeros(81, np.intp), offsets, 1, np.ones(3, np.float32))
-
-    def read(fit: CellFit) -> Read:
-        return judge("cell (2,2)", fit, 0, True, True, LIFTED_CLEARLY)
-
-    # Fitted as lit as the paper, red's prediction falls short of the red the sensor clipped.
-    loose = fit_cells(*args, brightest)
-    assert loose.misfit[PENCILS.index("red"), 0] > WORST_FIT
-    assert read(loose).problem == "cell (2,2): covered, or no pencil (red fits poorly)"
-    # Bounded by its clipped red, the light is fitted at least as bright as that red needs.
-    bounded = fit_cells(*args, brightest, censored=True)
-    assert loose.light[PENCILS.index("red"), 0] < 1.1
-    assert bounded.light[PENCILS.index("red"), 0] > 1.25
-    assert read(bounded).value == "red"
-
-
-def scattered_fit(red: float, brown: float) -> CellFit:
-    """One cell hatched red, lit darker than its paper, its pixels scattered so widely that red
-    fits them hardly better than brown (misfits 0.017 and 0.019) and no pencil well; its mean
-    colour ``red`` and ``brown`` off those pencils' lines, 1e-3 of which the scatter explains."""
-    return red_cell_fit(0.75, (0.019, 0.017), (brown, red))
-
-
-def test_a_scattered_cell_is_named_by_its_mean_colour_only_with_nothing_near_it() -> None:
-    # Its outline shows and nothing was found near it: the scatter is the photo's, not a hand's.
-    fit = scattered_fit(1e-4, 1.2e-2)
-    assert judge("cell (2,2)", fit, 0, outlined=True, alone=True) == Read(
-        "cell (2,2)", "red", 0.754
-    )
-    poorly = "cell (2,2): covered, or no pencil (red fits poorly)"
-    assert judge("cell (2,2)", fit, 0, outlined=True).problem == poorly
-    assert judge("cell (2,2)", fit, 0).problem == poorly
-    # Its mean colour no more than four times closer to red's line than to brown's, or off red's
-    # line by more than the scatter explains, leaves the cell refused.
-    near_brown = scattered_fit(1e-4, 4e-3)
-    assert judge("cell (2,2)", near_brown, 0, outlined=True, alone=True).problem == poorly
-    off_red = scattered_fit(5e-3, 0.3)
-    assert judge("cell (2,2)", off_red, 0, outlined=True, alone=True).problem == poorly
 
 
 def test_an_outline_shows_when_half_as_clear_as_on_the_cells_read_as_a_pencil() -> None:

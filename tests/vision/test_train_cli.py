@@ -1,5 +1,5 @@
-"""``atelier train chips``: a chip model refitted from renders, written whole, its bad options
-refused in one line."""
+"""``atelier train chips`` and ``atelier train isle-cells``: a model refitted from renders,
+written whole, its bad options refused in one line."""
 
 import json
 
@@ -8,6 +8,7 @@ import pytest
 
 from tests.cli import assert_user_error, atelier_main
 from vision.fitted.model_file import load
+from vision.scan.readers import isle_cells, isle_features
 from vision.scan.readers.chip_features import FEATURES
 from vision.scan.readers.pigments_chips import CLASSES
 
@@ -20,12 +21,14 @@ from vision.scan.readers.pigments_chips import CLASSES
         (["--difficulty", "nightmare"], ["--difficulty", "nightmare"]),
     ],
 )
-def test_bad_options_are_one_line(args, fragments):
-    assert_user_error(atelier_main("train", "chips", *args), *fragments)
+@pytest.mark.parametrize("model", ["chips", "isle-cells"])
+def test_bad_options_are_one_line(model, args, fragments):
+    assert_user_error(atelier_main("train", model, *args), *fragments)
 
 
-def test_a_folder_is_no_model_file(tmp_path):
-    assert_user_error(atelier_main("train", "chips", "--out", tmp_path), "--out", "is a folder")
+@pytest.mark.parametrize("model", ["chips", "isle-cells"])
+def test_a_folder_is_no_model_file(model, tmp_path):
+    assert_user_error(atelier_main("train", model, "--out", tmp_path), "--out", "is a folder")
 
 
 @pytest.mark.slow
@@ -49,3 +52,25 @@ def test_a_model_fitted_on_a_few_boards_is_written_and_reads_back(tmp_path):
     assert np.allclose(chances.sum(axis=1), 1.0)
     assert fitted.refuse_below in [point["threshold"] for point in report["curve"]]
     assert [p.name for p in tmp_path.iterdir()] == ["chips.json"]
+
+
+@pytest.mark.slow
+def test_an_isle_cell_model_fitted_on_a_few_sheets_is_written_and_reads_back(tmp_path):
+    out = tmp_path / "cells.json"
+    run = atelier_main(
+        "train", "isle-cells", "--boards", "20", "--validation-boards", "20", "--out", out
+    )
+    assert run.status == 0, run.stderr
+    report = json.loads(run.stdout)
+    fitted = load(out, isle_cells.CLASSES, isle_features.FEATURES)
+    assert report["file"] == str(out)
+    assert report["threshold"] == fitted.refuse_below
+    assert report["temperature"] == fitted.model.temperature
+    assert report["sheets"] == {"train": 20, "validation": 20}
+    assert fitted.provenance["train"]["seeds"] == [20000, 20019]
+    assert fitted.provenance["validation"]["seeds"] == [60000, 60019]
+    assert report["cells"]["train"] == fitted.provenance["train"]["labels"]
+    assert fitted.refuse_below in [point["threshold"] for point in report["curve"]]
+    chosen = next(p for p in report["curve"] if p["threshold"] == fitted.refuse_below)
+    assert chosen["boards_wrong"] == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["cells.json"]

@@ -29,24 +29,13 @@ that pencil absorbs there. The sheet is read against that model, at 1 mm per pix
    lit as brightly as the brightest paper nearby, and as darkly as the darkest.
 3. **Each cell's fit.** For each pencil, the cell's pixels are fitted as paper, lit a little
    brighter or darker than the paper around it (evenly, or in a ramp across the cell: a
-   shadow's edge), carrying ink of any pressure; clipped channels only bound the fit. The
-   pencil that explains the cell clearly best names it (more clearly near something found over
-   the sheet, which mixes with the pencil of a cell it lies over in part); hardly any ink, or a
-   tint with hardly a stroke in it (a neighbour's colour blurred in), is bare paper (but not
-   less than none where paper lit as brightly as allowed explains it poorly: the paper's white
-   there is too dark, and a pencil's colour lit beyond it reads as negative ink); so is a faint
-   tint that its pencil fits closely in a cell clear of everything found whose every printed edge
-   shows as bare paper's do (a thing over a cell hides the edges it lies over). Hatching
-   covers the whole cell, so ink on one side only is a problem, not a colour, unless the cell's
-   printed outline shows and nothing was found over the sheet near it: strokes skipped or
-   lifted early leave a third of a cell far less inked, but not bare. There too, a cell whose
-   pixels scatter too widely to tell its pencil (dark, noisy or blurred) is named by its mean
-   colour, which that scatter hardly moves. A cell lit far darker or brighter than the paper
-   around allows is read only when its printed outline shows: a shadow darkens
-   outline and paper alike, a cup or a hand hides the outline. Such a cell may lie clear of a
-   shadow that its paper lies in: if still refused, it is fitted as brightly lit as it shows,
-   and one pencil must explain it far better than any other.
-4. **What lies over the sheet.** Hands and cups have pencil colours too: they are found by where
+   shadow's edge), carrying ink of any pressure; clipped channels only bound the fit. Each
+   pencil is the players' own as the sheet's key shows it, or as the cells clearly inked with
+   it show it across the sheet's light.
+4. **Each cell's reading.** A fitted model decides from what the fits and the sheet around
+   the cell measure (``isle_features``, ``isle_cells``): bare paper, a pencil, or covered, with
+   a calibrated probability; below the model file's threshold the cell is refused.
+5. **What lies over the sheet.** Hands and cups have pencil colours too: they are found by where
    they reach (the bare margin), by being smooth where hatching is not, and by hiding the
    printed outlines (see ``isle_over``). A cell under one is covered, whatever colour it shows.
 """
@@ -63,6 +52,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.observation import ComponentRead as Read
+from vision.fitted.model_file import FittedModel
 from vision.layout.inks import INKS
 from vision.layout.model import Layout
 from vision.scan.colours import channel_sum, column_median
@@ -73,19 +63,19 @@ from vision.scan.readers.isle_bright import (
     CARD_SLACK,
     calibrated,
     cell_means,
-    clearly_best,
     known_white,
     unseen_strokes,
 )
+from vision.scan.readers.isle_cells import decided, shipped, sure_enough
 from vision.scan.readers.isle_dots import (
     bare_where_seen,
     dot_depths,
     saturated_share,
     without_dots,
 )
+from vision.scan.readers.isle_features import Matrix, SheetContext, cell_features
 from vision.scan.readers.isle_key import angle_deg, better_rows, pencils_from_cells, read_key
 from vision.scan.readers.isle_over import (
-    LEAST_BARE,
     covered_cells,
     covering,
     edge_contrast,
@@ -197,100 +187,22 @@ RIM_MM = 8.0  # a cup's rim and side about its smooth inside, a hand's edge: rou
 # paper around a cell may be lit, and how firmly it is held to that paper unless it shows more.
 MOST_INK = 1.25
 DARKEST_CELL, BRIGHTEST_CELL = 0.3, 1.12
-# A cell whose outline shows may be clear of a shadow that its paper lies in: as dark as a cell
-# may be lit, so the cell may be lit that many times brighter.
-OUTLINED_BRIGHTEST = 1.0 / DARKEST_CELL
 PAPER_PRIOR, SLOPE_PRIOR = 0.01, 0.01
 INKED = 0.25  # a pixel with at least this pressure is inked
-# Decisions.
-FILLED_INK, FILLED_SHARE = 0.15, 0.25  # mean pressure and share of inked pixels of a filled cell
-# Bare paper: how far noise scatters its ink either way, and the most of its pixels inked.
-EMPTY_INK, EMPTY_SHARE = 0.09, 0.08
-# A cell in plain view (its outline showing, and nothing found near it, or over it with every
-# edge unhidden) whose few strokes are faint (mean pressure under EMPTY_INK), and which paper
-# with a faint pencil explains (misfit at most PLAIN_MISFIT), is bare paper tinted by a
-# neighbour's colour blurred in up to PLAIN_FEW of its pixels inked: hatching in plain view is
-# inked all over. On 3,400 hard tuning renders, the ten such cells were all bare; two hatched
-# cells inked as little were fitted far worse (0.19 and 0.28: lit unlike the paper around).
-PLAIN_FEW = 0.16
-PLAIN_MISFIT = 0.03
-# Bare paper is never this many times EMPTY_INK brighter than the brightest the paper around
-# allows (noise scatters its ink both ways): the paper's white is not known there.
-BRIGHTER_CELL = 3.0
-CLEARLY_BEST = 1.5  # the best pencil's misfit must be this many times smaller than the next
-# ...and this many times, within 2 * RIM_MM of something found over the sheet: a hand or a cup
-# over part of a cell mixes with its pencil to a colour between two (a hand over red reads as
-# brown). On 1,400 hard tuning renders, cells read wrong fell from 54 to 46, and as many boards
-# were read exactly (six gained, six lost).
-NEAR_CLEARLY = 2.5
-LIFTED_CLEARLY = 5.0  # so much smaller, where a cell is fitted lit beyond its paper allows
-NOISE_FLOOR = 2e-4  # misfit every cell has from sensor noise
-WORST_FIT = 1.5e-2  # a cell fitting its best pencil worse than this is no pencil
-# ...unless it fits it no worse than this, and LIFTED_CLEARLY times better than any other pencil:
-# on 1,000 hard tuning renders (seeds 8000-8999), all 30 cells so named were right.
-FAIR_FIT = 1.5 * WORST_FIT
-# A cell whose outline shows, with nothing found over the sheet near it, is named by its mean
-# colour where its pixels scatter too widely to name it (dark, noisy or blurred cells): the mean
-# must lie on the pencil's line within this many times what the scatter leaves in it, that many
-# times closer than to any other's, and the pixels scatter no more than NOISY_FIT.
-MEAN_FIT, MEAN_CLEARLY = 2.5, 5.0
-NOISY_FIT = 2.0 * WORST_FIT
-# Where two pencils fit a cell alike, the one its pixels' hue fits this many times better than
-# any other is named (the hue's misfit taken with this floor, what sensor noise leaves in it).
-# On 1,000 hard tuning renders (seeds 8000-8999), the hue names 15 cells in plain view left
-# ambiguous, all right (20 to 408 times better); the nearest wrong, a cell under a red cup, 11.5.
-# So too a cell no pencil fits, where its outline shows: on 1,400 hard tuning renders (seeds
-# 8000-8999, 5000-5399), 10 such cells were 15 or more times better, all right (5 in plain view,
-# 5 partly under a hand or cup); a cell so fitted whose outline did not show was named wrong at 146.
-# On 4,400 hard tuning renders, of the cells left ambiguous that the hue names 12 to 15 times
-# better, the five under nothing found were all named right (two in plain view, in a cup's
-# shadow); the 40 named wrong all lay under something found, and were refused as covered. A
-# pencil fitting a little better may be the light's doing too: of the clean reads whose hue names
-# the other of the two so, the one under nothing found (in a cup's shadow, brown fitting 1.5
-# times better) was red, as its hue said; the rest lay under something found. A fit 12 times
-# better holds: overruled by the hue, a red cell in plain view was read brown.
-HUE_CLEARLY = 12.0
-HUE_FLOOR = 5e-5
-# A cell lit darker than this against its paper, or brighter than BRIGHTEST_CELL (where the
-# paper's white is a guess), may be under something, unless its printed outline shows at least
-# this share as clearly as on the cells read as a pencil (a shadow darkens outline and paper
-# alike; a cup or a hand hides the outline).
+# A cell clearly inked with a pencil (what shows the players' own pencil in the light across the
+# sheet): its mean pressure and share of inked pixels those of a filled cell, and its pencil
+# fitting it this many times better than the next (misfits taken with NOISE_FLOOR, what sensor
+# noise leaves in every cell).
+FILLED_INK, FILLED_SHARE = 0.15, 0.25
+CLEARLY_BEST = 1.5
+NOISE_FLOOR = 2e-4
+# Where no paper nearby shows otherwise, a cell may be lit this much darker than its paper.
 SHADED_CELL = 0.7
-LIT_SLACK = 0.01
+# A cell's printed outline shows where it shows at least this share as clearly as on the cells
+# read as a pencil (of which at least LEAST_NAMED): a shadow darkens outline and paper alike, a
+# cup or a hand hides the outline.
 SHADOW_OUTLINE = 0.5
-LEAST_NAMED = 5  # cells read as a pencil, to know how clearly the sheet's outlines show
-EVEN_INK = 0.4  # the least inked third of a filled cell has at least this share of the most
-# Strokes skipped or lifted early leave a third of a cell hatched by hand far less inked, but
-# never bare: a cell whose outline shows, with nothing found over the sheet near it, may be
-# inked this unevenly (the edge of a hand across it leaves a third bare).
-UNEVEN_INK = 0.15
-# So may a cell whose outline shows, near something found but clear of it, whose every edge shows
-# at least this share as clearly as the cells read as a pencil show their outlines: a hand or a
-# cup over part of a cell hides the edges it lies over. On 2,400 hard tuning renders, 27 cells
-# so inked were refused: the eight in plain view showed their faintest edge 0.12-0.75 as clearly,
-# the five that taken as alone would have been read wrong 0.201 and less. At this limit, four of
-# the eight are read, and none wrong; on 4,400 hard tuning renders five boards more were read
-# exactly, and none less.
-UNCOVERED_EDGE = 0.25
-# A cell clear of everything found over the sheet, at least this share of its pixels inked, is
-# hatched all over: where no pencil fits it, its hue may name it as where its outline shows (a
-# shadow's sharp edge across it beside a hand, its outline lost among dark strokes). On 2,400
-# hard tuning renders, three boards more were read exactly and no cell more wrong. A cell under
-# something found is left to it: named by its hue, one under a red cup read red, and with the
-# red cells beside it took a red cell in plain view for one under the cup. Fitting its pencil
-# well, such a cell lit darker than its paper allows lies in a shadow: one board more was read
-# exactly, and no cell more wrong.
-INKED_THROUGH = 0.95
-# A faint tint that its best pencil fits closely (TINTED_FIT), in a cell clear of everything found
-# whose every printed edge shows at least EDGES_SHOWN as clearly as the bare cells show their
-# outlines (of which at least LEAST_BARE), is bare paper in tinted light (a hand's blurred edge,
-# a neighbour's colour): a thing over a cell hides the edges it lies over, and hatching in plain
-# view is never faint. On 2,400 hard tuning renders, the two hatched cells refused as faint that
-# their pencil fitted so closely lay mostly under a hand not found, and showed an edge 0.13 and
-# 0.01 as clearly; the bare cells in plain view so refused showed every edge 0.73 as clearly
-# and more. Three boards more were read exactly, and no cell more wrong.
-TINTED_FIT = WORST_FIT / 3.0
-EDGES_SHOWN = 0.5
+LEAST_NAMED = 5
 TIED_PIXELS = 4.0  # neighbouring pixels that the photo's blur and its JPEG vary together
 
 
@@ -911,7 +823,6 @@ def fit_cells(
     count: int,
     weight: Floats,
     brightest: Floats,
-    censored: bool = False,
     absorb: Floats | None = None,
 ) -> CellFit:
     """Every cell's fit by every pencil (``brightest``: per pixel, how much brighter than
@@ -921,33 +832,15 @@ def fit_cells(
     or darker by beta_p (a plane across the cell: a shadow's soft edge), less the ink lam_p of
     the pencil d. With lam_p eliminated per pixel, beta's plane is a small least squares problem
     per cell, held to 1 (the paper around) unless the cell shows otherwise. Clipped channels
-    take no part, and count against a fit that predicts them darker than they read;
-    ``censored``: besides, where they do, they bound the light, so that a cell lit as brightly
-    as its clipped channels show is fitted so. ``absorb``: each pencil's full stroke (K x 3), as
-    the sheet's key shows it; the printed pencils' where not given.
+    take no part, and count against a fit that predicts them darker than they read. ``absorb``:
+    each pencil's full stroke (K x 3), as the sheet's key shows it; the printed pencils' where
+    not given.
     """
     absorb = ABSORB if absorb is None else absorb
     basis = np.concatenate([np.ones((len(pixels), 1), np.float32), offsets], axis=1)
     w = np.where(clipped, 0.0, 1.0).astype(np.float32) * weight[None, :]
     sums = _ink_sums(pixels, white, w, absorb)
     beta = _light(sums, white, owner, basis, count, brightest)
-    if censored and clipped.any():
-        # A clipped channel is only known to be at least as bright as it reads: where a
-        # pencil's fit predicts it darker, it bounds the light, and counts as read.
-        ink = np.maximum(sums.signed(beta), 0.0)
-        short = np.stack(
-            [
-                clipped
-                & (
-                    white * (beta[:, k, None] - ink[:, k, None] * absorb[k])
-                    < np.minimum(pixels, CLIPPED)
-                )
-                for k in range(len(absorb))
-            ]
-        )
-        if short.any():
-            sums = _pencil_sums(pixels, white, np.where(clipped & ~short, 0.0, weight), absorb)
-            beta = _light(sums, white, owner, basis, count, brightest)
     kinds = len(absorb)
     # Noise scatters a bare cell's ink both ways: its mean is taken before the negative ink,
     # which the fit itself cannot use, is cut off.
@@ -1041,22 +934,9 @@ def _ink_sums(pixels: Floats, white: Floats, w: Floats, absorb: Floats) -> _InkS
     return _left(ww[:, None], wow[:, None], vv, vw, vo)
 
 
-def _pencil_sums(pixels: Floats, white: Floats, w: Floats, absorb: Floats) -> _InkSums:
-    """The sums with the channels weighted ``w`` (K x N x 3), pencil by pencil."""
-    ww_c = w * (white * white)[None]
-    wo_c = w * (white * pixels)[None]
-    return _left(
-        ww_c.sum(axis=2).T,
-        wo_c.sum(axis=2).T,
-        np.einsum("knc,kc->nk", ww_c, absorb * absorb),
-        np.einsum("knc,kc->nk", ww_c, absorb),
-        np.einsum("knc,kc->nk", wo_c, absorb),
-    )
-
-
 def _left(ww: Floats, wow: Floats, vv: Floats, vw: Floats, vo: Floats) -> _InkSums:
     """The sums, with what is left once each pencil's direction is taken out (``ww``: W.W,
-    ``wow``: W.o, per pixel, or per pixel and pencil)."""
+    ``wow``: W.o, per pixel)."""
     some = vv > 1e-9
     vv_safe = np.where(some, vv, 1.0)
     num = np.where(some, wow - vo * vw / vv_safe, 0.0)
@@ -1126,143 +1006,6 @@ def hue_misfit(
     )
 
 
-def _merged(fit: CellFit, refit: CellFit, cells: Mask) -> CellFit:
-    """``fit``, with ``refit`` in place of it for ``cells``."""
-    return CellFit(
-        *(
-            np.where(cells[None, :], getattr(refit, f.name), getattr(fit, f.name))
-            for f in fields(CellFit)
-        )
-    )
-
-
-def judge(
-    place: str,
-    fit: CellFit,
-    k: int,
-    outlined: bool = False,
-    alone: bool = False,
-    clearly: float = CLEARLY_BEST,
-    lit: tuple[float, float] = (SHADED_CELL, BRIGHTEST_CELL),
-    clear: bool = False,
-    tinted: bool = False,
-) -> Read:
-    """One cell's reading from its fit: a pencil, bare paper, or a problem (``outlined``: its
-    printed outline shows, so light unlike the paper's there is the light, not something over the
-    cell; ``alone``: nothing was found over the sheet near it either, so ink on one side only is
-    uneven hatching, not a side covered, pixels scattered about a pencil's line are noise, and a few
-    faint strokes are a neighbour's colour blurred in; ``clearly``: how many times better than the
-    next the pencil named must fit; ``lit``: how much darker and brighter than its paper the cell
-    may be lit, its outline unseen; ``clear``: nothing found over the sheet lies over it, so a cell
-    inked through is hatched all over: lit darker than its paper, it is in a shadow; no pencil
-    fitting it, its pixels' hue may name it as where its outline shows, as it may where it is
-    lit at least as brightly as its paper; ``tinted``: besides, its every edge shows as bare
-    paper's do, so a faint tint that its pencil fits closely is bare paper in tinted light)."""
-    misfit = fit.misfit[:, k]
-    best, runner = (int(i) for i in np.argsort(misfit)[:2])
-    pencil = PENCILS[best]
-    ink, inked = float(fit.ink[best, k]), float(fit.inked[best, k])
-    margin = float((misfit[runner] + NOISE_FLOOR) / (misfit[best] + NOISE_FLOOR))
-    light = float(fit.light[best, k])
-    # Clear of everything found and inked through, a cell is hatched all over: fitting its
-    # pencil well, lit darker than its paper allows, it is in a shadow (what lies unfound over a
-    # cell leaves a side bare or mixes with its pencil).
-    through = clear and inked >= INKED_THROUGH
-    if light < lit[0] and not outlined and not (through and misfit[best] <= WORST_FIT):
-        return Read(place, None, 0.0, f"{place}: in deep shadow or covered")
-    if light > lit[1] + LIT_SLACK and not outlined:
-        return Read(place, None, 0.0, f"{place}: lit beyond the paper around, or covered")
-    # In plain view, a few faint strokes are a neighbour's colour blurred in (PLAIN_FEW).
-    plain = outlined and alone and ink < EMPTY_INK and misfit[best] <= PLAIN_MISFIT
-    few = PLAIN_FEW if plain else EMPTY_SHARE
-    if ink < FILLED_INK and inked <= few:
-        # Hatching leaves strokes: a tint with hardly a stroke in it is bare paper in coloured
-        # light (a neighbour's colour blurred in). Over 300 hard renders, no cell hatched in
-        # plain view had fewer than 39 % of its pixels inked.
-        if ink < -EMPTY_INK * BRIGHTER_CELL:  # no ink, but lit far beyond the paper around
-            return Read(place, None, 0.0, f"{place}: unclear, brighter than the paper around")
-        if light >= lit[1] - LIT_SLACK and ink < -EMPTY_INK and misfit[best] > WORST_FIT:
-            # Lit as brightly as the paper around allows, less than no ink, and unlike paper:
-            # the paper's white there is too dark (a pencil's colour lit beyond it reads as
-            # negative ink), or something lies over the cell.
-            return Read(place, None, 0.0, f"{place}: covered, or unclear (paper fits poorly)")
-        # As surely bare as its ink is slight, or as it is free of strokes: 35 tinted cells in
-        # plain view on 500 hard renders (ink 0.1-0.15), none inked, were all bare.
-        sure = max(1.0 - 5.0 * ink, 1.0 - inked / (2.0 * EMPTY_SHARE))
-        return Read(place, None, round(min(0.99, sure), 3))
-    if ink < FILLED_INK or inked < FILLED_SHARE:
-        if tinted and misfit[best] <= TINTED_FIT:
-            # As surely bare as its pencil fits it closely: its ink is the tint's.
-            sure = 1.0 - 0.5 * float(misfit[best]) / TINTED_FIT
-            return Read(place, None, round(min(0.99, sure), 3))
-        return Read(place, None, 0.0, f"{place}: unclear, faint {pencil} ({inked:.0%} inked)")
-    least = UNEVEN_INK if outlined and alone else EVEN_INK
-    if fit.evenness[best, k] < least:
-        return Read(place, None, 0.0, f"{place}: covered, or coloured only in part")
-    if margin >= clearly and (
-        misfit[best] <= WORST_FIT or (misfit[best] <= FAIR_FIT and margin >= LIFTED_CLEARLY)
-    ):
-        # The light bent across a cell may let the wrong one of two pencils fit it a little
-        # better (by less than a cell near a thing must be): its pixels' hue, which the light
-        # leaves, naming the other clearly, wins.
-        by_hue = _by_hue(place, fit, k, (best, runner)) if margin < NEAR_CLEARLY else None
-        if by_hue is not None and by_hue.value != pencil:
-            return by_hue
-        return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * clearly / margin), 3))
-    # Its outline shows and nothing was found near it: nothing over it mixes with its pencil,
-    # and its mean colour, which noise hardly moves, may name it.
-    steady = _mean_margin(fit, k, best) if outlined and alone and misfit[best] <= NOISY_FIT else 0.0
-    if steady >= MEAN_CLEARLY:
-        return Read(place, pencil, round(min(0.99, 1.0 - 0.5 * MEAN_CLEARLY / steady), 3))
-    if misfit[best] > WORST_FIT:
-        # Where its outline shows, or it is inked through and clear of everything found, nothing
-        # over the cell mixes with its pencil: a shadow's sharp edge across it bends the light
-        # so that no pencil fits, but leaves its pixels' hue. So does light beyond the paper
-        # around (its white measured in a shadow beside the cell) on a cell clear of everything
-        # found, lit at least as brightly as its paper: nothing dark lies over it. On 2,000 hard
-        # tuning renders, of the cells so refused whose hue named a pencil clearly, the 24 lit so
-        # were all of that pencil (three had up to 5 % of them covered); of the ten lit below 0.9
-        # of their paper, nine lay in part under a cup's side or a hand, and one, bare, would
-        # have been read blue.
-        bright = clear and light >= 1.0
-        by_hue = _by_hue(place, fit, k, (best, runner)) if outlined or through or bright else None
-        return by_hue or Read(
-            place, None, 0.0, f"{place}: covered, or no pencil ({pencil} fits poorly)"
-        )
-    # Two pencils fit alike where the light bends across the cell (a shadow's sharp edge): its
-    # pixels' hue, which the light leaves, may still tell them apart.
-    return _by_hue(place, fit, k, (best, runner)) or Read(
-        place,
-        None,
-        0.0,
-        f"{place}: ambiguous {pencil}/{PENCILS[runner]}",
-        (pencil, PENCILS[runner]),
-    )
-
-
-def _by_hue(place: str, fit: CellFit, k: int, fitted: tuple[int, int]) -> Read | None:
-    """Cell ``k`` named by its pixels' hue, when that fits one of the two pencils ``fitted``
-    best HUE_CLEARLY times better than any other pencil; None otherwise."""
-    hue = fit.hue_misfit[:, k] + HUE_FLOOR
-    named = int(np.argmin(hue))
-    margin = float(np.delete(hue, named).min() / hue[named])
-    if named not in fitted or margin < HUE_CLEARLY:
-        return None
-    return Read(place, PENCILS[named], round(min(0.99, 1.0 - 0.5 * HUE_CLEARLY / margin), 3))
-
-
-def _mean_margin(fit: CellFit, k: int, best: int) -> float:
-    """How many times closer to the line of pencil ``best`` than to any other's cell ``k``'s
-    mean colour lies, or 0 where it lies off that line by more than its pixels' scatter explains
-    (never less than the noise every cell has), or no closer to it than to another's."""
-    misfit = fit.mean_misfit[:, k]
-    noise = float(fit.mean_noise[best, k]) + NOISE_FLOOR
-    own, others = float(misfit[best]), float(np.delete(misfit, best).min())
-    if own > MEAN_FIT * noise or others <= own:
-        return 0.0
-    return (others + noise) / (own + noise)
-
-
 def clearly_inked(fit: CellFit) -> list[str | None]:
     """Per cell, the pencil that fits it CLEARLY_BEST times better than any other, where it is
     inked as a filled cell is (however well that pencil fits); None elsewhere."""
@@ -1293,14 +1036,23 @@ NEIGHBOURS = tuple(
 def unknown_neighbour(read: Read, known: Sequence[bool]) -> Read:
     """``read``, unless it names a pencil with a neighbour in hue that the sheet does not show
     (``known``: per pencil, its key measured or cells of it clearly inked): a player's own
-    pencil of that colour may look like the one read."""
+    pencil of that colour may look like the one read. So too where the sheet shows nowhere the
+    pencil read, and it has a neighbour in hue: that neighbour's own pencil, a shade towards it,
+    may be what looks like it."""
     if read.value is None or read.problem:
         return read
     named = PENCILS.index(str(read.value))
-    hidden = [p for k, p in enumerate(PENCILS) if NEIGHBOURS[named][k] and not known[k]]
-    if not hidden:
+    neighbours = [p for k, p in enumerate(PENCILS) if NEIGHBOURS[named][k]]
+    hidden = [p for p in neighbours if not known[PENCILS.index(p)]]
+    if hidden:
+        why = f"{read.component}: {read.value}, unless a {hidden[0]} pencil looks like it (no key)"
+    elif neighbours and not known[named]:
+        why = (
+            f"{read.component}: {read.value}, unless a {neighbours[0]} pencil looks like it "
+            f"(no {read.value} shown)"
+        )
+    else:
         return read
-    why = f"{read.component}: {read.value}, unless a {hidden[0]} pencil looks like it (no key)"
     return Read(read.component, None, 0.0, why)
 
 
@@ -1341,11 +1093,6 @@ def tried_instead(
     return kept, with_rows(rows, picked)
 
 
-def _refused(reads: list[Read]) -> Mask:
-    """Which cells were read with a problem."""
-    return np.array([read.problem is not None for read in reads])
-
-
 def outlined_cells(contrast: Floats, reads: list[Read]) -> Mask:
     """Per cell, whether its printed outline shows as clearly as a shadow lets it (``contrast``:
     how much each cell's outline shows)."""
@@ -1355,47 +1102,18 @@ def outlined_cells(contrast: Floats, reads: list[Read]) -> Mask:
     return np.asarray(contrast >= SHADOW_OUTLINE * float(np.median(contrast[named])), bool)
 
 
-def edges_unhidden(edges: Floats, contrast: Floats, reads: list[Read]) -> Mask:
-    """Per cell, whether every edge of its printed outline shows at least UNCOVERED_EDGE as
-    clearly as the cells read as a pencil show their outlines (``edges``: how much each edge of
-    each cell shows; ``contrast``: each outline; none, where fewer than LEAST_NAMED cells were
-    read as a pencil)."""
-    named = np.array([read.value is not None for read in reads])
-    return _every_edge(edges, contrast, named, LEAST_NAMED, UNCOVERED_EDGE)
-
-
-def edges_shown(edges: Floats, contrast: Floats, reads: list[Read]) -> Mask:
-    """Per cell, whether every edge of its printed outline shows at least EDGES_SHOWN as clearly
-    as the cells read as bare paper show their outlines (``edges``: how much each edge of each
-    cell shows; ``contrast``: each outline; none, where fewer than LEAST_BARE cells were read
-    bare)."""
-    bare = np.array([read.problem is None and read.value is None for read in reads])
-    return _every_edge(edges, contrast, bare, LEAST_BARE, EDGES_SHOWN)
-
-
-def _every_edge(edges: Floats, contrast: Floats, alike: Mask, least: int, share: float) -> Mask:
-    """Per cell, whether its faintest edge shows at least ``share`` as clearly as the cells
-    ``alike`` show their outlines; none, where fewer than ``least`` are alike."""
-    if alike.sum() < least:
-        return np.zeros(len(alike), bool)
-    typical = float(np.median(contrast[alike]))
-    return np.asarray(edges.min(axis=1) >= share * typical, bool)
-
-
-def unsure_white(read: Read, again: Read) -> Read:
-    """``read``, unless the same cell read with a bounded white lower names another pencil or
-    bare paper. Refused with that white (another pencil nearly as good, ink uneven), it names
-    nothing else: on 1,400 hard tuning renders, the 18 cells refused only so were all right."""
-    if read.problem or read.value is None or again.problem or again.value == read.value:
-        return read
-    seen = "paper" if again.value is None else again.value
-    why = f"{read.component}: ambiguous {read.value}/{seen}"
-    return Read(read.component, None, 0.0, why, (read.value, again.value))
-
-
 class IsleReader(BoardReader):
-    def __init__(self) -> None:
+    """Reads every cell of an Isle sheet with the fitted cell model; ``observe``, if given, is
+    shown every sheet's cell names and features as measured (to collect them for fitting)."""
+
+    def __init__(
+        self,
+        fitted: FittedModel | None = None,
+        observe: Callable[[tuple[str, ...], Matrix], None] | None = None,
+    ) -> None:
         self._maps: dict[str, SheetMaps] = {}
+        self.fitted = fitted or shipped()
+        self.observe = observe
 
     def prepare(self, boards: Sequence[Printed], ppm: float) -> None:
         """Build every sheet's maps now rather than on first sight."""
@@ -1539,82 +1257,20 @@ class IsleReader(BoardReader):
         darkest = np.where(near[owner], SHADED_CELL, paper.darkest[ys, xs])
         size = np.maximum(np.bincount(owner, minlength=count), 1)
         dim, bright = (np.bincount(owner, limit, count) / size for limit in (darkest, brightest))
-        clearly = np.where(near, NEAR_CLEARLY, CLEARLY_BEST)
-
-        def judged(k: int, tinted: bool = False) -> Read:
-            """Cell ``k`` judged on its first fit, its outline unseen."""
-            lit = (float(dim[k]), float(bright[k]))
-            return judge(
-                maps.names[k],
-                fit,
-                k,
-                clearly=float(clearly[k]),
-                lit=lit,
-                clear=bool(clear[k]),
-                tinted=tinted,
-            )
-
-        first = [judged(k) for k in range(count)]
         # The cells inked clearly with each pencil in plain view show it in the light across the
         # sheet (those its own pencil, unlike the printed one, fits too poorly to be read
         # included): where they fit what they show better, the sheet is read again with it.
         own = pencils_from_cells(
             clearly_inked(fit), PENCILS, pixels, over, whites, owner, clear, absorb
         )
-        absorb, refit = tried_instead(absorb, fit, own, clear, fitted)
-        if refit is not fit:
-            fit = refit
-            first = [judged(k) for k in range(count)]
-        outlined = outlined_cells(contrast, first)
-        # The outline only lets a cell lit unlike its paper, or inked unevenly with nothing near
-        # it, be read: only those are judged again.
-        again = outlined & _refused(first)
-        # Nothing lies over a cell whose outline shows when nothing was found near it, or when
-        # nothing found lies over it and its every edge shows: a hand or a cup over part of a
-        # cell hides the edges it lies over.
-        alone = outlined & (~near | (clear & edges_unhidden(edges, contrast, first)))
-        reads = [
-            judge(read.component, fit, k, True, alone[k], float(clearly[k])) if again[k] else read
-            for k, read in enumerate(first)
-        ]
-        # A faint tint in a cell clear of everything found, its every edge showing as bare
-        # paper's do, is judged again as bare paper in tinted light.
-        tinted = clear & edges_shown(edges, contrast, first) & _refused(reads)
-        for k in np.flatnonzero(tinted).tolist():
-            bare = judged(k, tinted=True)
-            reads[k] = reads[k] if bare.problem else bare
-        # Still refused, they may be lit beyond what the paper around allows (it may lie in a
-        # shadow they are clear of): fitted as brightly as they show, one pencil must explain
-        # them far better than any other (a hand lit over part of a cell mixes with its pencil
-        # to a colour between two).
-        lifted = again & _refused(reads)
-        if lifted.any():
-            brightest = np.where(lifted[owner], OUTLINED_BRIGHTEST, brightest)
-            part = lifted[owner]
-            refit = fit_cells(
-                pixels[part],
-                over[part],
-                whites[part],
-                owner[part],
-                offsets[part],
-                count,
-                light.weight,
-                brightest[part],
-                censored=True,
-                absorb=absorb,
-            )
-            fit = _merged(fit, refit, lifted)
-            reads = [
-                judge(read.component, fit, k, True, alone[k], LIFTED_CLEARLY) if lifted[k] else read
-                for k, read in enumerate(reads)
-            ]
-        if (light.weight < 1.0).any():
-            # A white only bounded may be off: a pencil must still be named with it lower.
-            lower = np.where(light.weight < 1.0, np.exp(-BOUND_SLACK), 1.0).astype(np.float32)
-            other = fit_cells(
+        absorb, fit = tried_instead(absorb, fit, own, clear, fitted)
+        bounded = light.weight < 1.0
+        # A white only bounded may be off: the cells are fitted with it lower too.
+        lower = (
+            fit_cells(
                 pixels,
                 over,
-                whites * lower,
+                whites * np.where(bounded, np.exp(-BOUND_SLACK), 1.0).astype(np.float32),
                 owner,
                 offsets,
                 count,
@@ -1622,27 +1278,42 @@ class IsleReader(BoardReader):
                 brightest,
                 absorb=absorb,
             )
-            # Only the pencil is in question: how the cell is lit was judged on the first fit.
-            reads = [
-                unsure_white(
-                    read, judge(read.component, other, k, True, alone[k], float(clearly[k]))
-                )
-                for k, read in enumerate(reads)
-            ]
-        if guessed.any():
-            # A white taken from the card may be off, its brightness most of all (the sheet may
-            # lie in other light than the card): a pencil must beat the next by more.
-            reads = [
-                clearly_best(read, fit.misfit[:, k] + NOISE_FLOOR, PENCILS)
-                for k, read in enumerate(reads)
-            ]
+            if bounded.any()
+            else fit
+        )
+        saturated = saturated_share(over, owner, count)
+        inked = [v if clear[c] else None for c, v in enumerate(clearly_inked(fit))]
+        known = [key.measured[p] or pencil in inked for p, pencil in enumerate(PENCILS)]
+        features = cell_features(
+            fit,
+            lower,
+            SheetContext(
+                dim.astype(np.float32),
+                bright.astype(np.float32),
+                contrast,
+                edges.min(axis=1),
+                depth,
+                saturated,
+                (np.bincount(owner, over.any(axis=1), count) / size).astype(np.float32),
+                near,
+                clear,
+                (np.bincount(owner, things[ys, xs], count) / size).astype(np.float32),
+                (size / np.maximum(np.bincount(maps.owner, minlength=count), 1)).astype(np.float32),
+                bool(guessed.any()),
+                bool(bounded.any()),
+                np.array(known),
+                np.array([angle_deg(absorb[k], ABSORB[k]) for k in range(len(PENCILS))]),
+            ),
+        )
+        if self.observe is not None:
+            self.observe(maps.names, features)
+        reads, chances = decided(maps.names, features, self.fitted)
+        outlined = outlined_cells(contrast, reads)
         # The sheet may be lit brighter than the card (see ``isle_bright``).
         lit = cell_means(whites, owner, count) * (CARD_SLACK if guessed.all() else 1.0)
         reads = unseen_strokes(reads, lit, maps.centres, absorb)
         # A pencil that neither its key nor a cell clearly inked with it shows may look like a
         # neighbour's: what is read as that neighbour may be it.
-        inked = [v if clear[c] else None for c, v in enumerate(clearly_inked(fit))]
-        known = [key.measured[p] or pencil in inked for p, pencil in enumerate(PENCILS)]
         reads = [unknown_neighbour(read, known) for read in reads]
         under = covered_cells(
             things, reaching, rims, image, clipped, maps, reads, edges, outlined, smooth
@@ -1655,8 +1326,13 @@ class IsleReader(BoardReader):
             else reads[k]
             for k, place in enumerate(maps.names)
         ]
-        # Last: whether the sheet shows its dots is judged on the cells still read bare.
-        return bare_where_seen(found, depth, saturated_share(over, owner, count))
+        # Whether the sheet shows its dots is judged on the cells read bare; what the model is
+        # not sure enough of is refused last, so that every measure above saw its likeliest
+        # reading whatever the threshold.
+        return [
+            sure_enough(read, chances[k], self.fitted.refuse_below)
+            for k, read in enumerate(bare_where_seen(found, depth, saturated))
+        ]
 
 
 # The reader measures the paper's white itself, channel by channel where the sensor clips, and

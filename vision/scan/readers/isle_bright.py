@@ -8,8 +8,7 @@ clipped the paper in some channels or in all of them.
    it wherever the bare margin only bounds it; where no paper shows below the limit at all, the
    white is the paper's colour as bright as at the card.
 3. The sheet may lie in other light than the card, and a white taken from the card may be off:
-   there the best pencil must fit a cell clearly better than the next, by more than where the
-   white is measured.
+   the cell model is told where it was (see ``isle_features``).
 4. Light strokes vanish into clipped paper: a cell read bare is bare only if a firm stroke of any
    pencil would show below the sensor's limit there, lit as brightly as the sheet may be.
 """
@@ -25,9 +24,6 @@ from vision.layout.inks import INKS
 from vision.scan.readers.isle_sheet import Floats
 
 CLIPPED = 248.0  # as the Isle reader takes the sensor's limit
-# Where the paper's white is taken from the card, the best pencil must fit a cell this many
-# times better than the next.
-CLEARLY_BEST = 2.5
 # The sheet may lie in brighter light than the card (on medium renders its paper measures 0.75
 # to 1.18 times as bright): a bare cell is judged as if lit this much brighter.
 CARD_SLACK = 1.15
@@ -79,18 +75,6 @@ def lightest_shown(white: Floats, absorb: Floats) -> Floats:
     excess = np.maximum(1.0 - CLIPPED / np.maximum(white, 1e-6), 0.0)  # C x 3
     needed = excess[:, None, :] / np.maximum(absorb[None, :, :], 1e-6)  # C x K x 3
     return np.asarray(needed.min(axis=2).max(axis=1), np.float32)
-
-
-def clearly_best(read: Read, misfit: Floats, pencils: tuple[str, ...]) -> Read:
-    """``read``, unless the pencil it names fits its cell (``misfit``: per pencil, with the
-    noise floor) less than CLEARLY_BEST times better than the next."""
-    if read.value is None or read.problem:
-        return read
-    best, runner = (int(i) for i in np.argsort(misfit)[:2])
-    if misfit[runner] >= CLEARLY_BEST * misfit[best]:
-        return read
-    why = f"{read.component}: ambiguous {pencils[best]}/{pencils[runner]}"
-    return Read(read.component, None, 0.0, why)
 
 
 def unseen_strokes(
