@@ -38,7 +38,7 @@ from vision.render.placing import plan_table
 from vision.render.plan import FillPlan
 from vision.render.renderer import Renderer, RenderOptions
 from vision.render.scene import Placed
-from vision.scan.readers.isle import PENCILS
+from vision.scan.readers.isle_features import PENCILS
 from vision.scan.readers.isle_sheet import INNER, sheet_maps
 
 KEY_NAMES = [f"key {colour}" for colour in PENCILS]

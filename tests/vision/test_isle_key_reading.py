@@ -11,12 +11,12 @@ from companion.observation import ComponentRead as Read
 from vision.scan.readers.isle import (
     ABSORB,
     NEIGHBOURS,
-    PENCILS,
     CellFit,
     fit_cells,
     tried_instead,
     unknown_neighbour,
 )
+from vision.scan.readers.isle_features import PENCILS
 from vision.scan.readers.isle_key import (
     FIRM_PRESSURE,
     PencilKey,

@@ -29,7 +29,6 @@ from vision.scan.readers.isle import (
     BRIGHTEST_CELL,
     CLIPPED,
     PAPER,
-    PENCILS,
     SHADED_CELL,
     IsleReader,
     PaperMap,
@@ -41,6 +40,7 @@ from vision.scan.readers.isle import (
     paper_map,
 )
 from vision.scan.readers.isle_dots import without_dots
+from vision.scan.readers.isle_features import PENCILS
 from vision.scan.readers.isle_over import (
     BEYOND_ISLAND,
     COVERED_SHARE,

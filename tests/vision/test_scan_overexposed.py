@@ -22,8 +22,9 @@ from vision.render.envelope import Difficulty
 from vision.render.placing import plan_table
 from vision.render.renderer import Renderer, RenderOptions
 from vision.scan.colours import WhiteBalance
-from vision.scan.readers.isle import ABSORB, CLIPPED, PENCILS, fit_cells
+from vision.scan.readers.isle import ABSORB, CLIPPED, fit_cells
 from vision.scan.readers.isle_bright import lightest_shown, unseen_strokes
+from vision.scan.readers.isle_features import PENCILS
 from vision.scan.scanner import Scanner
 
 

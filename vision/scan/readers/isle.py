@@ -73,7 +73,7 @@ from vision.scan.readers.isle_dots import (
     saturated_share,
     without_dots,
 )
-from vision.scan.readers.isle_features import Matrix, SheetContext, cell_features
+from vision.scan.readers.isle_features import PENCILS, Matrix, SheetContext, cell_features
 from vision.scan.readers.isle_key import angle_deg, better_rows, pencils_from_cells, read_key
 from vision.scan.readers.isle_over import (
     covered_cells,
@@ -102,7 +102,6 @@ from vision.scan.rectify import rectify
 
 Homography = NDArray[np.float64]
 
-PENCILS = ("green", "blue", "brown", "red")
 CLIPPED = 248.0  # a raw channel this bright may be the sensor's limit rather than the light
 # Alignment on the printed grid: patches of the sheet (smaller ones to refine with when too few
 # of those agree: where few cells are coloured, a small patch may still hold one), how far each
