@@ -11,6 +11,7 @@ import numpy as np
 from vision.fitted.chip_data import COVERED_LABEL, WIDER_EV, WIDER_NOISE, Samples, collect
 from vision.fitted.model_file import FittedModel
 from vision.fitted.softmax import calibrated, fit, log_loss
+from vision.fitted.threshold import least_safe
 from vision.fitted.typical import CUTOFF, fit_typicality
 from vision.render.envelope import Difficulty
 from vision.scan.readers.chip_features import COMPARED, FEATURES
@@ -76,12 +77,7 @@ def threshold_curve(fitted: FittedModel, validation: Samples) -> tuple[Threshold
 def refusal_threshold(curve: Sequence[ThresholdPoint]) -> float:
     """The least threshold at and above which no validation read is wrong (the highest when
     even that one reads some wrong)."""
-    threshold = curve[-1].threshold
-    for point in reversed(curve):
-        if point.wrong:
-            break
-        threshold = point.threshold
-    return threshold
+    return least_safe((point.threshold, point.wrong) for point in curve)
 
 
 def train_chip_model(

@@ -19,6 +19,7 @@ from vision.benchmark import TRUTH, render_board
 from vision.fitted.chip_data import WIDER_EV, WIDER_NOISE, Change, widened
 from vision.fitted.model_file import FittedModel
 from vision.fitted.softmax import Matrix, calibrated, fit, log_loss, untrained
+from vision.fitted.threshold import least_safe
 from vision.render.envelope import Difficulty
 from vision.render.renderer import Renderer, RenderOptions
 from vision.scan.readers.isle import IsleReader
@@ -173,12 +174,7 @@ def threshold_curve(fitted: FittedModel, sheets: Sequence[Sheet]) -> tuple[Thres
 def refusal_threshold(curve: Sequence[ThresholdPoint]) -> float:
     """The least threshold at and above which no validation board is read confidently wrong
     (the highest when even that one reads some wrong)."""
-    threshold = curve[-1].threshold
-    for point in reversed(curve):
-        if point.boards_wrong:
-            break
-        threshold = point.threshold
-    return threshold
+    return least_safe((point.threshold, point.boards_wrong) for point in curve)
 
 
 def _counts(labels: Sequence[str]) -> dict[str, int]:
