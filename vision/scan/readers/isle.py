@@ -1248,13 +1248,13 @@ class IsleReader(BoardReader):
         # Each pencil as the key shows it where the cells clear of everything found fit it better
         # than the printed pencil: a key under a hand or in a shadow shows another colour.
         absorb, fit = tried_instead(ABSORB, fitted(ABSORB), key.absorb, clear, fitted)
-        visible = np.bincount(owner, minlength=count) >= MIN_SEEN * np.bincount(
-            maps.owner, minlength=count
-        )
+        shown_count = np.bincount(owner, minlength=count)
+        printed_count = np.bincount(maps.owner, minlength=count)
+        visible = shown_count >= MIN_SEEN * printed_count
         # Where the paper's white is a guess, a cell with nothing near it may be lit as brightly
         # or as darkly as the paper nearby: a shadow's edge may pass between them.
         darkest = np.where(near[owner], SHADED_CELL, paper.darkest[ys, xs])
-        size = np.maximum(np.bincount(owner, minlength=count), 1)
+        size = np.maximum(shown_count, 1)
         dim, bright = (np.bincount(owner, limit, count) / size for limit in (darkest, brightest))
         # The cells inked clearly with each pencil in plain view show it in the light across the
         # sheet (those its own pencil, unlike the printed one, fits too poorly to be read
@@ -1297,7 +1297,7 @@ class IsleReader(BoardReader):
                 near,
                 clear,
                 (np.bincount(owner, things[ys, xs], count) / size).astype(np.float32),
-                (size / np.maximum(np.bincount(maps.owner, minlength=count), 1)).astype(np.float32),
+                (size / np.maximum(printed_count, 1)).astype(np.float32),
                 bool(guessed.any()),
                 bool(bounded.any()),
                 np.array(known),
